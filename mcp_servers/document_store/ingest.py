@@ -1,0 +1,316 @@
+"""Turn files into documents and documents into chunks.
+
+Formats: Markdown, plain text, HTML, PDF and JSON lines (one document a line).
+Chunks are split by section heading, then by words with overlap; each keeps its
+document title and section so search and citations have context.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SUPPORTED_SUFFIXES = {
+    ".md",
+    ".markdown",
+    ".txt",
+    ".text",
+    ".rst",
+    ".html",
+    ".htm",
+    ".pdf",
+    ".jsonl",
+}
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+class IngestError(ValueError):
+    """A file or document that cannot be ingested, with what to fix."""
+
+
+@dataclass
+class Document:
+    """One document before chunking."""
+
+    title: str
+    content: str
+    source: str
+    doc_id: str | None = None
+    source_url: str | None = None
+    published_date: str | None = None
+    metadata: dict[str, str | int | float | bool] = field(default_factory=dict)
+
+    def content_hash(self) -> str:
+        return hashlib.sha256(f"{self.title}\n{self.content}".encode()).hexdigest()
+
+
+@dataclass
+class Chunk:
+    """A piece of a document, with the section it sits in."""
+
+    index: int
+    text: str
+    section: str
+    word_count: int
+
+
+def make_doc_id(source: str) -> str:
+    """A stable id from where a document came from."""
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def normalise_date(value: Any) -> str | None:
+    """An ISO date (YYYY-MM-DD) from a string that starts with one, else None."""
+    if isinstance(value, str) and _DATE.match(value.strip()):
+        return value.strip()[:10]
+    return None
+
+
+# --- chunking -------------------------------------------------------------
+
+
+def _sections(text: str) -> Iterator[tuple[str, str]]:
+    """(heading, body) pairs from Markdown headings; text before any heading has ''."""
+    heading, lines = "", list[str]()
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if match:
+            if any(part.strip() for part in lines):
+                yield heading, "\n".join(lines)
+            heading, lines = match.group(2).strip(), []
+        else:
+            lines.append(line)
+    if any(part.strip() for part in lines):
+        yield heading, "\n".join(lines)
+
+
+def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chunk]:
+    """Split by section, then into windows of ``chunk_words`` words overlapping by ``overlap``.
+
+    A section up to 1.3x the window stays whole, so a short abstract is one chunk.
+    """
+    overlap = min(overlap, chunk_words // 2)
+    chunks: list[Chunk] = []
+    for section, body in _sections(text):
+        words = body.split()
+        if not words:
+            continue
+        if len(words) <= int(chunk_words * 1.3):
+            windows = [words]
+        else:
+            step = chunk_words - overlap
+            windows = []
+            for start in range(0, len(words), step):
+                window = words[start : start + chunk_words]
+                windows.append(window)
+                if start + chunk_words >= len(words):
+                    break
+        for window in windows:
+            chunks.append(Chunk(len(chunks), " ".join(window), section, len(window)))
+    return chunks
+
+
+# --- file loaders ---------------------------------------------------------
+
+
+def _title_from_markdown(text: str, fallback: str) -> str:
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match and len(match.group(1)) == 1:
+            return match.group(2).strip()
+    return fallback
+
+
+def _front_matter(text: str) -> tuple[dict[str, str], str]:
+    """A minimal YAML front matter reader (key: value lines) for dates and titles."""
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---", 4)
+    if end == -1:
+        return {}, text
+    meta = {}
+    for line in text[4:end].splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip():
+            meta[key.strip().lower()] = value.strip().strip("'\"")
+    return meta, text[end + 4 :].lstrip("\n")
+
+
+def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
+    meta, text = _front_matter(_decode(data, name))
+    title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
+    date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
+    return [
+        Document(
+            title=title,
+            content=text,
+            source=source,
+            published_date=date,
+            source_url=meta.get("url") or meta.get("source_url"),
+        )
+    ]
+
+
+def _load_text(data: bytes, name: str, source: str) -> list[Document]:
+    return [Document(title=Path(name).stem, content=_decode(data, name), source=source)]
+
+
+def _load_html(data: bytes, name: str, source: str) -> list[Document]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(_decode(data, name), "html.parser")
+    for tag in soup(["script", "style", "noscript", "nav", "footer"]):
+        tag.decompose()
+    title = soup.title.get_text(strip=True) if soup.title else Path(name).stem
+    parts: list[str] = []
+    body = soup.body or soup
+    for element in body.find_all(["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "pre", "td"]):
+        text = element.get_text(" ", strip=True)
+        if not text:
+            continue
+        if element.name and element.name[0] == "h" and element.name[1:].isdigit():
+            parts.append(f"{'#' * int(element.name[1:])} {text}")
+        else:
+            parts.append(text)
+    content = "\n\n".join(parts) or body.get_text(" ", strip=True)
+    date = None
+    for meta in soup.find_all("meta"):
+        prop = str(meta.get("property") or meta.get("name") or "").lower()
+        if prop in ("article:published_time", "date", "dc.date", "pubdate"):
+            date = normalise_date(str(meta.get("content") or ""))
+    return [
+        Document(
+            title=title or Path(name).stem, content=content, source=source, published_date=date
+        )
+    ]
+
+
+def _load_pdf(data: bytes, name: str, source: str) -> list[Document]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    if not data.startswith(b"%PDF-"):
+        raise IngestError(
+            f"{name} is not a PDF (it does not start with %PDF-); "
+            "check the file or give it its real extension"
+        )
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [page.extract_text() or "" for page in reader.pages]
+        info = reader.metadata
+    except (PdfReadError, ValueError, KeyError, OSError) as exc:
+        raise IngestError(f"{name} could not be read as a PDF: {exc}") from exc
+    text = "\n\n".join(p.strip() for p in pages if p.strip())
+    if not text:
+        raise IngestError(f"{name} has no extractable text (a scanned PDF needs OCR first)")
+    title = (info.title if info and info.title else None) or Path(name).stem
+    date = None
+    if info and info.creation_date:
+        date = info.creation_date.date().isoformat()
+    return [Document(title=title, content=text, source=source, published_date=date)]
+
+
+_TEXT_KEYS = ("content", "text", "abstract", "body")
+_ID_KEYS = ("doc_id", "id", "_id")
+
+
+def document_from_record(record: dict[str, Any], source: str, line: int) -> Document:
+    """A document from one JSON object: title, content|text|abstract, optional id/url/date."""
+    text_value = next((record[k] for k in _TEXT_KEYS if k in record), None)
+    if isinstance(text_value, list):
+        text_value = " ".join(str(part) for part in text_value)
+    if not isinstance(text_value, str) or not text_value.strip():
+        raise IngestError(
+            f"{source} line {line}: needs a non-empty 'content', 'text' or 'abstract'"
+        )
+    raw_id = next((record[k] for k in _ID_KEYS if k in record), None)
+    metadata = {
+        k: v
+        for k, v in record.items()
+        if isinstance(v, str | int | float | bool) and k not in (*_TEXT_KEYS, *_ID_KEYS, "title")
+    }
+    return Document(
+        title=str(record.get("title") or f"{Path(source).stem} #{line}"),
+        content=text_value,
+        source=source,
+        doc_id=str(raw_id) if raw_id is not None else None,
+        source_url=record.get("source_url") or record.get("url"),
+        published_date=normalise_date(record.get("published_date") or record.get("date")),
+        metadata={
+            k: v
+            for k, v in metadata.items()
+            if k not in ("source_url", "url", "published_date", "date")
+        },
+    )
+
+
+def _load_jsonl(data: bytes, name: str, source: str) -> list[Document]:
+    docs = []
+    for number, line in enumerate(_decode(data, name).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise IngestError(f"{name} line {number} is not JSON: {exc.msg}") from exc
+        if not isinstance(record, dict):
+            raise IngestError(f"{name} line {number} must be a JSON object")
+        docs.append(document_from_record(record, source, number))
+    return docs
+
+
+def _decode(data: bytes, name: str) -> str:
+    if b"\x00" in data[:4096]:
+        raise IngestError(
+            f"{name} looks binary; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+        )
+    return data.decode("utf-8", errors="replace")
+
+
+_LOADERS = {
+    ".md": _load_markdown,
+    ".markdown": _load_markdown,
+    ".rst": _load_text,
+    ".txt": _load_text,
+    ".text": _load_text,
+    ".html": _load_html,
+    ".htm": _load_html,
+    ".pdf": _load_pdf,
+    ".jsonl": _load_jsonl,
+}
+
+
+def load_bytes(data: bytes, filename: str, source: str | None = None) -> list[Document]:
+    """Documents from a file's bytes; the loader is chosen by the file's extension."""
+    suffix = Path(filename).suffix.lower()
+    loader = _LOADERS.get(suffix)
+    if loader is None:
+        raise IngestError(
+            f"{filename}: unsupported file type {suffix or '(none)'}; "
+            f"supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+        )
+    return loader(data, filename, source or filename)
+
+
+def iter_files(path: Path) -> Iterator[Path]:
+    """The supported files under a path (the path itself when it is a file)."""
+    if path.is_file():
+        yield path
+        return
+    for child in sorted(path.rglob("*")):
+        if (
+            child.is_file()
+            and child.suffix.lower() in SUPPORTED_SUFFIXES
+            and not any(part.startswith(".") for part in child.relative_to(path).parts)
+        ):
+            yield child

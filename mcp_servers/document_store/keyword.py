@@ -1,0 +1,86 @@
+"""BM25 keyword index (bm25s with Snowball stemming), kept in step with the collection."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import bm25s
+import numpy as np
+import Stemmer
+
+
+@dataclass
+class IndexedChunks:
+    """Everything the keyword side knows about the collection at one revision."""
+
+    ids: list[str]
+    texts: list[str]
+    metadatas: list[dict[str, Any]]
+    position: dict[str, int]
+    metadata_keys: set[str]
+    embeddings: np.ndarray
+
+
+def keyed_text(text: str, metadata: dict[str, Any]) -> str:
+    """What BM25 indexes for a chunk: its document title and section, then its text."""
+    return f"{metadata.get('title', '')}\n{metadata.get('section', '')}\n{text}"
+
+
+class KeywordIndex:
+    """Rebuilt from the collection when it has changed (in this process or by count)."""
+
+    def __init__(
+        self, loader: Callable[[], tuple[list[str], list[str], list[dict[str, Any]], np.ndarray]]
+    ):
+        self._loader = loader
+        self._stemmer = Stemmer.Stemmer("english")
+        self._lock = threading.Lock()
+        self._retriever: bm25s.BM25 | None = None
+        self._chunks: IndexedChunks | None = None
+        self._dirty = True
+        self._count = -1
+
+    def mark_dirty(self) -> None:
+        """Called after every write in this process."""
+        self._dirty = True
+
+    def _tokenize(self, texts: list[str]) -> Any:
+        return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
+
+    def refresh(self, current_count: int) -> IndexedChunks:
+        """The index for the collection as it is now (rebuilt only when stale)."""
+        with self._lock:
+            if self._dirty or current_count != self._count or self._chunks is None:
+                ids, texts, metadatas, embeddings = self._loader()
+                keys: set[str] = set()
+                for metadata in metadatas:
+                    keys.update(metadata)
+                self._chunks = IndexedChunks(
+                    ids, texts, metadatas, {i: n for n, i in enumerate(ids)}, keys, embeddings
+                )
+                if texts:
+                    corpus = [keyed_text(t, m) for t, m in zip(texts, metadatas, strict=True)]
+                    retriever = bm25s.BM25(k1=1.2, b=0.75)
+                    retriever.index(self._tokenize(corpus), show_progress=False)
+                    self._retriever = retriever
+                else:
+                    self._retriever = None
+                self._count = len(ids)
+                self._dirty = False
+            return self._chunks
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every indexed chunk for ``query`` (zeros when nothing matches)."""
+        chunks = self._chunks
+        if self._retriever is None or chunks is None:
+            return np.zeros(0, dtype=np.float32)
+        tokens = self._tokenize([query])
+        vocab = self._retriever.vocab_dict
+        inverse = {v: k for k, v in tokens.vocab.items()}
+        words = [inverse[t] for t in tokens.ids[0] if inverse.get(t) in vocab]
+        if not words:
+            return np.zeros(len(chunks.ids), dtype=np.float32)
+        return np.asarray(self._retriever.get_scores(words), dtype=np.float32)

@@ -1,0 +1,300 @@
+"""The document-store MCP server: ingest, search and read local documents."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+from pydantic import Field
+
+from backend.config import Settings, get_settings
+from mcp_servers.common.logging import ToolCallLogMiddleware
+from mcp_servers.document_store.embeddings import EmbedderError
+from mcp_servers.document_store.ingest import Document, IngestError, load_bytes
+from mcp_servers.document_store.models import (
+    ChunkOut,
+    ContextWindow,
+    DeleteResult,
+    DocumentDetail,
+    DocumentInfo,
+    DocumentList,
+    IngestFileResult,
+    IngestResult,
+    SearchMode,
+    SearchResponse,
+    TopicCount,
+    TopicList,
+)
+from mcp_servers.document_store.search import FilterError, FilterValue
+from mcp_servers.document_store.store import DocumentStore, StoreError
+
+MAX_CONTENT_CHARS = 5_000_000
+MAX_FILE_BYTES = 25 * 1024 * 1024
+READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
+_DETAIL_KEYS = ("doc_id", "title", "source", "source_url", "published_date")
+
+
+class _LazyStore:
+    """Opens the store on first use, so starting the server and listing tools stay cheap."""
+
+    def __init__(self, settings: Settings, store: DocumentStore | None):
+        self._settings = settings
+        self._store = store
+        self._lock = threading.Lock()
+
+    def get(self) -> DocumentStore:
+        if self._store is None:
+            with self._lock:
+                if self._store is None:
+                    try:
+                        self._store = DocumentStore(self._settings)
+                    except (StoreError, EmbedderError) as exc:
+                        raise ToolError(str(exc)) from exc
+        return self._store
+
+
+def _chunks_of(store: DocumentStore, doc_id: str) -> tuple[dict[str, Any], list[ChunkOut]]:
+    found = store.collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+    if not found["ids"]:
+        raise ToolError(f"no document with doc_id {doc_id!r}; list_documents shows the ids")
+    rows = sorted(
+        zip(found["ids"], found["documents"], found["metadatas"], strict=True),
+        key=lambda row: int(row[2]["chunk_index"]),
+    )
+    chunks = [
+        ChunkOut(
+            chunk_id=cid, index=int(m["chunk_index"]), section=str(m.get("section", "")), text=text
+        )
+        for cid, text, m in rows
+    ]
+    return dict(rows[0][2]), chunks
+
+
+def create_server(settings: Settings | None = None, store: DocumentStore | None = None) -> FastMCP:
+    """Build the server; tests pass their own settings or an open store."""
+    settings = settings or get_settings()
+    lazy = _LazyStore(settings, store)
+    server = FastMCP(
+        "marsa-documents",
+        instructions="Local document store: search with search_documents, read a whole "
+        "document with get_document, widen a hit with get_context.",
+    )
+    server.add_middleware(
+        ToolCallLogMiddleware(
+            "docs", settings.secrets(), settings.log_level, settings.server_log_dir
+        )
+    )
+
+    @server.tool(annotations=READ_ONLY)
+    def search_documents(
+        query: Annotated[
+            str,
+            Field(min_length=1, max_length=2000, description="What to look for, in plain words."),
+        ],
+        n_results: Annotated[int, Field(ge=1, le=50, description="How many chunks to return.")] = 5,
+        mode: Annotated[
+            SearchMode, Field(description="semantic, keyword (BM25) or hybrid.")
+        ] = "hybrid",
+        filters: Annotated[
+            dict[str, FilterValue] | None,
+            Field(
+                description="Metadata filters: {key: value} equality, {key: [v1, v2]} any of; "
+                "date_from / date_to (YYYY-MM-DD) bound published_date. Keys: source, title, "
+                "doc_id, section, source_type, and any metadata given at ingestion."
+            ),
+        ] = None,
+    ) -> SearchResponse:
+        """Search the ingested documents; each result carries doc_id, chunk_id, title, source,
+        score and the chunk's text."""
+        if not query.strip():
+            raise ToolError("query is blank; give some words to search for")
+        try:
+            hits = lazy.get().search(query, n_results=n_results, mode=mode, filters=filters)
+        except FilterError as exc:
+            raise ToolError(str(exc)) from exc
+        return SearchResponse(query=query, mode=mode, results=hits)
+
+    @server.tool
+    def ingest_document(
+        title: Annotated[str, Field(min_length=1, max_length=500)],
+        content: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_CONTENT_CHARS,
+                description="The document's text (Markdown headings become sections).",
+            ),
+        ],
+        source_url: Annotated[str | None, Field(max_length=2000)] = None,
+        metadata: Annotated[
+            dict[str, str | int | float | bool] | None,
+            Field(
+                description="Extra facts to keep and filter on, "
+                'e.g. {"published_date": "2024-05-01"}.'
+            ),
+        ] = None,
+    ) -> IngestResult:
+        """Add one document. The same content again adds nothing; new content for the same
+        source_url replaces the old version."""
+        if not content.strip() or not title.strip():
+            raise ToolError("title and content must not be blank")
+        meta = dict(metadata or {})
+        date = meta.pop("published_date", None)
+        doc = Document(
+            title=title.strip(),
+            content=content,
+            source=source_url or f"text:{title.strip()}",
+            source_url=source_url,
+            metadata=meta,
+            published_date=str(date)[:10] if date else None,
+        )
+        try:
+            return lazy.get().ingest([doc])[0]
+        except (IngestError, FilterError) as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool
+    def ingest_file(
+        filename: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=500,
+                description=(
+                    "The file's name; its extension picks the format (.md .txt .html .pdf .jsonl)."
+                ),
+            ),
+        ],
+        data_base64: Annotated[
+            str | None,
+            Field(
+                max_length=MAX_FILE_BYTES * 4 // 3 + 4,
+                description=("The file's bytes, base64-encoded."),
+            ),
+        ] = None,
+        path: Annotated[
+            str | None,
+            Field(
+                max_length=4000,
+                description=("A path on the server's machine to read instead of data_base64."),
+            ),
+        ] = None,
+    ) -> IngestFileResult:
+        """Add a file: Markdown, text, HTML, PDF, or JSON lines (one document a line)."""
+        if (data_base64 is None) == (path is None):
+            raise ToolError("give exactly one of data_base64 or path")
+        if path is not None:
+            file = Path(path).expanduser()
+            if not file.is_file():
+                raise ToolError(f"{path} is not a readable file on the server's machine")
+            if file.stat().st_size > MAX_FILE_BYTES:
+                raise ToolError(f"{path} is larger than {MAX_FILE_BYTES // 2**20} MiB; split it")
+            data, source = file.read_bytes(), str(file.resolve())
+        else:
+            try:
+                data = base64.b64decode(data_base64 or "", validate=True)
+            except (binascii.Error, ValueError) as exc:
+                raise ToolError(f"data_base64 is not valid base64: {exc}") from exc
+            source = filename
+        try:
+            docs = load_bytes(data, filename, source)
+            results = lazy.get().ingest(docs)
+        except IngestError as exc:
+            raise ToolError(str(exc)) from exc
+        return IngestFileResult(filename=filename, documents=results)
+
+    @server.tool(annotations=READ_ONLY)
+    def list_documents(
+        limit: Annotated[int, Field(ge=1, le=1000)] = 100,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> DocumentList:
+        """The documents in the store, one entry each, newest ingestion first."""
+        docs: dict[str, DocumentInfo] = {}
+        indexed = lazy.get()._indexed()
+        for meta in indexed.metadatas:
+            doc_id = str(meta["doc_id"])
+            info = docs.get(doc_id)
+            if info is None:
+                docs[doc_id] = DocumentInfo(
+                    doc_id=doc_id,
+                    title=str(meta.get("title", "")),
+                    source=str(meta.get("source", "")),
+                    source_url=meta.get("source_url"),
+                    published_date=meta.get("published_date"),
+                    chunks=1,
+                    word_count=int(meta.get("doc_word_count", 0)),
+                    ingested_at=str(meta.get("ingested_at", "")),
+                )
+            else:
+                info.chunks += 1
+        ordered = sorted(docs.values(), key=lambda d: (d.ingested_at, d.title), reverse=True)
+        return DocumentList(total=len(ordered), documents=ordered[offset : offset + limit])
+
+    @server.tool(annotations=READ_ONLY)
+    def get_document(doc_id: Annotated[str, Field(min_length=1, max_length=200)]) -> DocumentDetail:
+        """A whole document: its facts and all its chunks in order."""
+        meta, chunks = _chunks_of(lazy.get(), doc_id)
+        extra = {k: v for k, v in meta.items() if k not in _DETAIL_KEYS}
+        facts = {k: meta.get(k) for k in _DETAIL_KEYS}
+        return DocumentDetail.model_validate({**facts, "metadata": extra, "chunks": chunks})
+
+    @server.tool(annotations=READ_ONLY)
+    def get_context(
+        chunk_id: Annotated[
+            str, Field(min_length=3, max_length=250, description="e.g. 'abc123:0004'")
+        ],
+        window: Annotated[int, Field(ge=0, le=10, description="Chunks on each side.")] = 1,
+    ) -> ContextWindow:
+        """A chunk with its neighbouring chunks from the same document."""
+        doc_id, sep, _ = chunk_id.rpartition(":")
+        if not sep:
+            raise ToolError(f"{chunk_id!r} is not a chunk id; they look like '<doc_id>:0003'")
+        meta, chunks = _chunks_of(lazy.get(), doc_id)
+        positions = [n for n, c in enumerate(chunks) if c.chunk_id == chunk_id]
+        if not positions:
+            raise ToolError(f"document {doc_id!r} has no chunk {chunk_id!r}")
+        n = positions[0]
+        return ContextWindow(
+            doc_id=doc_id,
+            title=str(meta.get("title", "")),
+            center=chunk_id,
+            chunks=chunks[max(0, n - window) : n + window + 1],
+        )
+
+    @server.tool(annotations=READ_ONLY)
+    def list_topics(limit: Annotated[int, Field(ge=1, le=2000)] = 200) -> TopicList:
+        """Sources and the sections within them, with chunk counts: what the store is about."""
+        sources: dict[tuple[str, str], int] = {}
+        sections: dict[tuple[str, str], int] = {}
+        for meta in lazy.get()._indexed().metadatas:
+            key = (str(meta.get("source", "")), str(meta["doc_id"]))
+            sources[key] = sources.get(key, 0) + 1
+            if meta.get("section"):
+                skey = (str(meta["section"]), str(meta["doc_id"]))
+                sections[skey] = sections.get(skey, 0) + 1
+        topics = [
+            TopicCount(kind="source", name=s, doc_id=d, chunks=c) for (s, d), c in sources.items()
+        ]
+        topics += [
+            TopicCount(kind="section", name=s, doc_id=d, chunks=c) for (s, d), c in sections.items()
+        ]
+        topics.sort(key=lambda t: (t.kind != "source", -t.chunks, t.name))
+        return TopicList(topics=topics[:limit])
+
+    @server.tool(annotations={"destructiveHint": True, "idempotentHint": True})
+    def delete_document(
+        doc_id: Annotated[str, Field(min_length=1, max_length=200)],
+    ) -> DeleteResult:
+        """Remove a document and all its chunks."""
+        removed = lazy.get().delete(doc_id)
+        if not removed:
+            raise ToolError(f"no document with doc_id {doc_id!r}; list_documents shows the ids")
+        return DeleteResult(doc_id=doc_id, chunks_deleted=removed)
+
+    server.lazy_store = lazy  # type: ignore[attr-defined]
+    return server

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up, then run lint, type checks and the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/ruff check backend mcp_servers tests bench
+.venv/bin/mypy backend mcp_servers
+.venv/bin/pytest -q "$@"

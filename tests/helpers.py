@@ -1,0 +1,78 @@
+"""Helpers for tests that run servers as real processes or drive them with outside clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from langchain_mcp_adapters.client import MultiServerMCPClient
+from mcp import ClientSession
+
+from backend.config import Settings
+from backend.mcp_client import connection_for
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@asynccontextmanager
+async def stdio_session(name: str, settings: Settings) -> AsyncIterator[ClientSession]:
+    """One held session to a built-in server started as a real stdio subprocess."""
+    connection = connection_for(name, settings)
+    connection["env"]["PYTHONPATH"] = REPO_ROOT
+    client = MultiServerMCPClient({name: connection})  # type: ignore[dict-item]
+    async with client.session(name) as session:
+        yield session
+
+
+def structured(result: Any) -> Any:
+    """The structured content of a CallToolResult (mcp types)."""
+    assert not result.isError, result.content
+    return result.structuredContent
+
+
+def wait_for_http(url: str, deadline_s: float = 60.0) -> httpx.Response:
+    """GET ``url`` until it answers 200 or the deadline passes."""
+    end = time.monotonic() + deadline_s
+    last: Exception | None = None
+    while time.monotonic() < end:
+        try:
+            response = httpx.get(url, timeout=2.0)
+            if response.status_code == 200:
+                return response
+        except httpx.HTTPError as exc:
+            last = exc
+        time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer within {deadline_s}s: {last}")
+
+
+def inspector_available() -> bool:
+    """Whether npx exists (the MCP Inspector CLI is fetched from the npm registry)."""
+    return shutil.which("npx") is not None
+
+
+def run_inspector(args: list[str], timeout: float = 180.0) -> tuple[int, Any, str]:
+    """Run ``npx -y @modelcontextprotocol/inspector@2 --cli ARGS``; return (code, json, stderr)."""
+    command = ["npx", "-y", "@modelcontextprotocol/inspector@2", "--cli", *args]
+    proc = subprocess.run(
+        command, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT, check=False
+    )
+    try:
+        payload = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        payload = proc.stdout
+    return proc.returncode, payload, proc.stderr
