@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from backend.config import Settings, get_settings
-from backend.mcp_client import SERVERS, ToolCallError, call_tool, server_session
+from backend.mcp_client import ServerUnavailable, ToolCallError, call_tool, server_session
 
 app = typer.Typer(
     help="MARSA, a multi-agent research assistant.",
@@ -89,7 +89,12 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(exists=True, help="Files or folders.")],
 ) -> None:
     """Ingest files and folders (Markdown, text, HTML, PDF, JSON lines) into the document store."""
-    raise typer.Exit(asyncio.run(_ingest(paths, get_settings())))
+    try:
+        code = asyncio.run(_ingest(paths, get_settings()))
+    except ServerUnavailable as exc:
+        err.print(f"[red]error:[/] {exc}")
+        code = 3
+    raise typer.Exit(code)
 
 
 async def _search(query: str, n: int, mode: str, filters: dict[str, Any] | None) -> dict[str, Any]:
@@ -117,6 +122,9 @@ def search(
     except ToolCallError as exc:
         err.print(f"[red]error:[/] {exc.message}")
         raise typer.Exit(2) from exc
+    except ServerUnavailable as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(3) from exc
     if as_json:
         out.print_json(json.dumps(response))
         return
@@ -132,50 +140,41 @@ def search(
         out.print(f"   {text[:300]}{'…' if len(text) > 300 else ''}\n", highlight=False)
 
 
-async def _probe(name: str, settings: Settings) -> dict[str, Any]:
-    row: dict[str, Any] = {"server": name, "module": SERVERS[name].module}
-    try:
-        async with asyncio.timeout(60):
-            async with server_session(name, settings) as session:
-                tools = (await session.list_tools()).tools
-                row.update(status="up", tools=sorted(t.name for t in tools))
-                if name == "docs":
-                    listing = await call_tool(session, "docs", "list_documents", {"limit": 1})
-                    row["note"] = f"{listing['total']} documents"
-    except (TimeoutError, OSError, ToolCallError, ExceptionGroup) as exc:
-        row.update(status="down", tools=[], note=f"{type(exc).__name__}: {exc}")
-        return row
-    if name == "web" and settings.tavily_api_key is None:
-        row["note"] = "no TAVILY_API_KEY: search will refuse until it is set"
-    if name == "github":
-        row["note"] = "token set" if settings.github_token else "no GITHUB_TOKEN: 60 requests/hour"
-    return row
-
-
 @app.command()
 def servers(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List the configured MCP servers and whether each answers."""
-    settings = get_settings()
+    from backend.mcp_client.health import probe_all
 
-    async def probe_all() -> list[dict[str, Any]]:
-        return list(await asyncio.gather(*(_probe(name, settings) for name in SERVERS)))
-
-    rows = asyncio.run(probe_all())
+    rows = asyncio.run(probe_all(get_settings()))
     if as_json:
-        out.print_json(json.dumps(rows))
+        out.print_json(json.dumps([row.model_dump() for row in rows]))
     else:
-        table = Table("server", "status", "tools", "note")
+        table = Table("server", "transport", "status", "tools", "note")
         for row in rows:
-            colour = "green" if row["status"] == "up" else "red"
+            colour = "green" if row.status == "up" else "red"
             table.add_row(
-                row["server"],
-                f"[{colour}]{row['status']}[/]",
-                ", ".join(row["tools"]),
-                row.get("note", ""),
+                row.server,
+                row.transport,
+                f"[{colour}]{row.status}[/]",
+                ", ".join(row.tools),
+                row.note,
             )
         out.print(table)
-    if any(row["status"] != "up" for row in rows):
+    if any(row.status != "up" for row in rows):
         raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+) -> None:
+    """Serve the REST API."""
+    import uvicorn
+
+    from backend.api.main import create_app
+
+    uvicorn.run(create_app(), host=host, port=port)
 
 
 @eval_app.command("retrieval")

@@ -49,28 +49,54 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("MARSA_EMBEDDER_API_KEY", "OPENAI_API_KEY"),
         description="Key for the openai embedder.",
     )
-    embed_batch_size: int = Field(default=32, ge=1, le=512)
-    chunk_words: int = Field(default=200, ge=20, le=2000)
-    chunk_overlap: int = Field(default=40, ge=0, le=500)
+    embed_batch_size: int = Field(
+        default=32, ge=1, le=512, description="Texts per embedding batch."
+    )
+    chunk_words: int = Field(
+        default=200,
+        ge=20,
+        le=2000,
+        description="Words per chunk (a section up to 1.3x stays whole).",
+    )
+    chunk_overlap: int = Field(
+        default=40, ge=0, le=500, description="Words shared by consecutive chunks."
+    )
     hybrid_keyword_weight: float = Field(
-        default=0.5, ge=0.0, le=1.0, description="Weight of BM25 in hybrid search."
+        default=0.4, ge=0.0, le=1.0, description="Weight of BM25 in hybrid search."
     )
 
     # --- web search (Tavily) --------------------------------------------
     tavily_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("TAVILY_API_KEY", "MARSA_TAVILY_API_KEY")
+        default=None,
+        validation_alias=AliasChoices("TAVILY_API_KEY", "MARSA_TAVILY_API_KEY"),
+        description="Tavily API key (https://app.tavily.com); web search refuses without it.",
     )
-    tavily_base_url: str = Field(default="https://api.tavily.com")
-    tavily_cache_ttl: float = Field(default=300.0, ge=0)
-    tavily_rate_per_minute: int = Field(default=60, ge=1)
-    tavily_timeout: float = Field(default=30.0, gt=0)
+    tavily_base_url: str = Field(
+        default="https://api.tavily.com", description="Tavily API base URL."
+    )
+    tavily_cache_ttl: float = Field(
+        default=300.0, ge=0, description="Seconds a search result stays cached (0: no cache)."
+    )
+    tavily_rate_per_minute: int = Field(
+        default=60, ge=1, description="Client-side limit on Tavily requests per minute."
+    )
+    tavily_timeout: float = Field(
+        default=30.0, gt=0, description="Seconds before a search times out."
+    )
 
     # --- GitHub -----------------------------------------------------------
     github_token: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("GITHUB_TOKEN", "MARSA_GITHUB_TOKEN")
+        default=None,
+        validation_alias=AliasChoices("GITHUB_TOKEN", "MARSA_GITHUB_TOKEN"),
+        description="GitHub token (optional; without it: 60 requests/hour, no code search).",
     )
-    github_base_url: str = Field(default="https://api.github.com")
-    github_timeout: float = Field(default=15.0, gt=0)
+    github_base_url: str = Field(
+        default="https://api.github.com",
+        description="GitHub API base URL (Enterprise: .../api/v3).",
+    )
+    github_timeout: float = Field(
+        default=15.0, gt=0, description="Seconds before a request times out."
+    )
     github_retries: int = Field(
         default=2, ge=0, le=5, description="Retries on 5xx; never waits for a rate-limit reset."
     )
@@ -83,7 +109,9 @@ class Settings(BaseSettings):
     )
     web_server_url: str | None = Field(default=None, description="Same, for web search.")
     github_server_url: str | None = Field(default=None, description="Same, for GitHub.")
-    log_level: str = Field(default="INFO")
+    log_level: str = Field(
+        default="INFO", description="INFO logs every tool call; WARNING silences that."
+    )
     server_log_dir: Path | None = Field(
         default=None,
         description="Servers write their JSON tool-call log lines to "

@@ -8,6 +8,7 @@ from typing import Any
 
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from mcp import ClientSession
+from mcp.shared.exceptions import McpError
 
 from backend.config import Settings
 from backend.mcp_client.registry import connection_for
@@ -23,12 +24,38 @@ class ToolCallError(RuntimeError):
         self.message = message
 
 
+class ServerUnavailable(RuntimeError):
+    """A server could not be started or reached."""
+
+
+def _leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
 @asynccontextmanager
 async def server_session(name: str, settings: Settings) -> AsyncIterator[ClientSession]:
-    """One session to a built-in server, held open for the whole block (one subprocess)."""
+    """One session to a built-in server, held open for the whole block (one subprocess).
+
+    anyio wraps whatever is raised inside the block in exception groups; the first real
+    error is re-raised as itself, and a failure to start becomes ServerUnavailable.
+    """
     client = MultiServerMCPClient({name: connection_for(name, settings)})  # type: ignore[dict-item]
-    async with client.session(name) as session:
-        yield session
+    started = False
+    try:
+        async with client.session(name) as session:
+            started = True
+            yield session
+    except BaseExceptionGroup as group:
+        leaf = _leaf(group)
+        if not started and isinstance(leaf, Exception):
+            raise ServerUnavailable(f"the {name} server could not be started or reached: {leaf}") from leaf
+        raise leaf from None
+    except (OSError, McpError) as exc:
+        if started:
+            raise
+        raise ServerUnavailable(f"the {name} server could not be started or reached: {exc}") from exc
 
 
 async def call_tool(

@@ -173,12 +173,24 @@ class HttpEmbedder:
             response.raise_for_status()
         except httpx.HTTPError as exc:
             raise EmbedderError(f"{self.name} embedding request to {url} failed: {exc}") from exc
-        payload = response.json()
-        if key == "data":
-            return [item["embedding"] for item in sorted(payload["data"], key=lambda d: d["index"])]
-        return list(payload["embeddings"])
+        try:
+            payload = response.json()
+            if key == "data":
+                ordered = sorted(payload["data"], key=lambda d: d["index"])
+                vectors = [item["embedding"] for item in ordered]
+            else:
+                vectors = list(payload["embeddings"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise EmbedderError(f"{self.name}: {url} answered with an unexpected body") from exc
+        if len(vectors) != len(texts):
+            raise EmbedderError(
+                f"{self.name}: {url} returned {len(vectors)} vectors for {len(texts)} texts"
+            )
+        return vectors
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            raise EmbedderError("nothing to embed: the list of texts is empty")
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
             rows.extend(self._post(texts[start : start + self.batch_size]))

@@ -66,12 +66,22 @@ def build_where(
         if isinstance(value, list):
             if not value:
                 raise FilterError(f"filter {key!r} has an empty list; give at least one value")
+            if len({type(v) for v in value}) > 1:
+                # Chroma rejects a mixed list outright; keyword search alone would not notice.
+                raise FilterError(
+                    f"filter {key!r} mixes value types {value!r}; give values of one type"
+                )
             clauses.append({key: {"$in": value}})
         elif isinstance(value, str | int | float | bool):
             clauses.append({key: value})
         else:
             raise FilterError(f"filter {key!r} must be a string, number, boolean or a list of them")
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _same(value: Any, wanted: Any) -> bool:
+    """Equality as Chroma applies it: a boolean never equals a number (True == 1 in Python)."""
+    return isinstance(value, bool) == isinstance(wanted, bool) and bool(value == wanted)
 
 
 def matches(metadata: Mapping[str, Any], where: Mapping[str, Any] | None) -> bool:
@@ -85,11 +95,11 @@ def matches(metadata: Mapping[str, Any], where: Mapping[str, Any] | None) -> boo
     if isinstance(condition, dict):
         ((op, operand),) = condition.items()
         if op == "$in":
-            return value in operand
+            return any(_same(value, v) for v in operand)
         if value is None:
             return False
         return bool(value >= operand) if op == "$gte" else bool(value <= operand)
-    return bool(value == condition)
+    return _same(value, condition)
 
 
 def _standardise(values: np.ndarray) -> np.ndarray:

@@ -241,9 +241,9 @@ class DocumentStore:
     ) -> list[SearchHit]:
         """The ranked chunks for ``query``; one code path for the MCP tool and the benchmark."""
         indexed = self._indexed()
+        where = build_where(filters, self.known_filter_keys())  # bad filters fail even when empty
         if not indexed.ids:
             return []
-        where = build_where(filters, self.known_filter_keys())
         pool = max(candidates or 0, n_results * 4, 50)
         semantic: dict[str, float] = {}
         keyword: dict[str, float] = {}

@@ -1,0 +1,1 @@
+"""MARSA's REST API (FastAPI)."""

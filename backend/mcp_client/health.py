@@ -1,0 +1,55 @@
+"""Whether each MCP server answers, and what it can do: for `marsa servers` and /api/health."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+from pydantic import BaseModel
+
+from backend.config import Settings
+from backend.mcp_client.registry import SERVERS
+from backend.mcp_client.session import (
+    ServerUnavailable,
+    ToolCallError,
+    call_tool,
+    server_session,
+)
+
+
+class ServerHealth(BaseModel):
+    """One server's state as the client sees it."""
+
+    server: str
+    module: str
+    transport: Literal["stdio", "http"]
+    status: Literal["up", "down"]
+    tools: list[str] = []
+    note: str = ""
+
+
+async def probe_server(name: str, settings: Settings, timeout: float = 60.0) -> ServerHealth:
+    """Start (or reach) one server, list its tools, and say what limits it."""
+    spec = SERVERS[name]
+    transport: Literal["stdio", "http"] = "http" if getattr(settings, spec.url_setting) else "stdio"
+    health = ServerHealth(server=name, module=spec.module, transport=transport, status="down")
+    try:
+        async with asyncio.timeout(timeout), server_session(name, settings) as session:
+            health.tools = sorted(t.name for t in (await session.list_tools()).tools)
+            if name == "docs":
+                listing = await call_tool(session, "docs", "list_documents", {"limit": 1})
+                health.note = f"{listing['total']} documents"
+    except (TimeoutError, OSError, ToolCallError, ServerUnavailable) as exc:
+        health.note = f"{type(exc).__name__}: {exc}"
+        return health
+    health.status = "up"
+    if name == "web" and settings.tavily_api_key is None:
+        health.note = "no TAVILY_API_KEY: search will refuse until it is set"
+    if name == "github":
+        health.note = "token set" if settings.github_token else "no GITHUB_TOKEN: 60 requests/hour"
+    return health
+
+
+async def probe_all(settings: Settings) -> list[ServerHealth]:
+    """All built-in servers, probed at once."""
+    return list(await asyncio.gather(*(probe_server(name, settings) for name in SERVERS)))

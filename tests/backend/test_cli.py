@@ -1,0 +1,108 @@
+"""The `marsa` command as a newcomer runs it: real subprocesses, real MCP servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import REPO_ROOT
+
+
+def marsa(
+    *args: str, data_dir: Path, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MARSA_", "TAVILY", "GITHUB"))}
+    env.update({"MARSA_DATA_DIR": str(data_dir), "PYTHONPATH": REPO_ROOT, **(extra_env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "backend.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        check=False,
+        cwd=data_dir.parent,
+    )
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    folder = tmp_path / "notes"
+    (folder / "deep").mkdir(parents=True)
+    (folder / "tides.md").write_text("# Tides\nThe moon's gravity raises two tidal bulges.")
+    (folder / "deep" / "glaciers.txt").write_text("Glaciers flow downhill under their own weight.")
+    (folder / "fake.pdf").write_bytes(b"not a pdf at all")
+    (folder / "ignored.bin").write_bytes(b"\x00\x01")
+    return folder
+
+
+def test_ingest_reports_counts_and_names_the_file_it_could_not_read(
+    notes: Path, tmp_path: Path
+) -> None:
+    result = marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    assert result.returncode == 1, result.stderr
+    assert "3 files: 2 documents added, 0 replaced, 0 unchanged" in result.stdout
+    assert "fake.pdf" in result.stderr and "not a PDF" in result.stderr
+
+
+def test_ingesting_again_adds_nothing(notes: Path, tmp_path: Path) -> None:
+    (notes / "fake.pdf").unlink()
+    marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    again = marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    assert again.returncode == 0, again.stderr
+    assert "2 files: 0 documents added, 0 replaced, 2 unchanged" in again.stdout
+
+
+def test_search_finds_an_ingested_document_through_the_mcp_server(
+    notes: Path, tmp_path: Path
+) -> None:
+    marsa("ingest", str(notes / "tides.md"), data_dir=tmp_path / "data")
+    result = marsa("search", "why are there tides?", "--json", data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["results"][0]["title"] == "Tides"
+    assert payload["results"][0]["source"] == str((notes / "tides.md").resolve())
+    logs = (tmp_path / "data" / "logs" / "docs.jsonl").read_text().splitlines()
+    assert any(json.loads(line)["tool"] == "search_documents" for line in logs)
+
+
+def test_search_with_an_unknown_filter_prints_the_servers_message(tmp_path: Path) -> None:
+    result = marsa("search", "x", "--filter", "colour=red", data_dir=tmp_path / "data")
+    assert result.returncode == 2
+    assert "unknown filter key 'colour'" in result.stderr
+
+
+def test_servers_lists_all_three_up_and_says_what_limits_them(tmp_path: Path) -> None:
+    result = marsa("servers", "--json", data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert set(rows) == {"docs", "web", "github"}
+    assert all(row["status"] == "up" for row in rows.values())
+    assert "search_documents" in rows["docs"]["tools"]
+    assert "TAVILY_API_KEY" in rows["web"]["note"]
+    assert "GITHUB_TOKEN" in rows["github"]["note"]
+
+
+def test_servers_passes_the_key_to_the_web_server_subprocess(tmp_path: Path) -> None:
+    result = marsa(
+        "servers", "--json", data_dir=tmp_path / "data", extra_env={"TAVILY_API_KEY": "tvly-test"}
+    )
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert "TAVILY_API_KEY" not in rows["web"]["note"]
+
+
+def test_servers_reports_a_server_that_cannot_be_reached_and_exits_non_zero(tmp_path: Path) -> None:
+    result = marsa(
+        "servers",
+        "--json",
+        data_dir=tmp_path / "data",
+        extra_env={"MARSA_WEB_SERVER_URL": "http://127.0.0.1:9/mcp"},
+    )
+    assert result.returncode == 1
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert rows["web"]["status"] == "down" and rows["web"]["transport"] == "http"
+    assert rows["docs"]["status"] == "up"

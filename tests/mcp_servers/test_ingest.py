@@ -1,0 +1,193 @@
+"""Loaders and chunking of the document store (mcp_servers/document_store/ingest.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcp_servers.document_store.ingest import (
+    IngestError,
+    chunk_text,
+    iter_files,
+    load_bytes,
+    make_doc_id,
+)
+
+
+def words(n: int, prefix: str = "w") -> str:
+    """``n`` distinct words, so any two windows share only the words they overlap on."""
+    return " ".join(f"{prefix}{i}" for i in range(n))
+
+
+# --- chunk_text -------------------------------------------------------------
+
+
+def test_a_section_up_to_1_3_windows_long_stays_one_chunk() -> None:
+    chunks = chunk_text(words(52), chunk_words=40, overlap=10)
+    assert len(chunks) == 1
+    assert chunks[0].word_count == 52 and chunks[0].text == words(52)
+
+
+def test_long_text_becomes_windows_of_chunk_words() -> None:
+    chunks = chunk_text(words(100), chunk_words=20, overlap=5)
+    assert [c.word_count for c in chunks[:-1]] == [20] * (len(chunks) - 1)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert chunks[0].text.split()[0] == "w0" and chunks[-1].text.split()[-1] == "w99"
+
+
+def test_consecutive_windows_share_exactly_overlap_words() -> None:
+    chunks = chunk_text(words(100), chunk_words=20, overlap=5)
+    assert len(chunks) > 2
+    for before, after in zip(chunks, chunks[1:], strict=False):
+        shared = set(before.text.split()) & set(after.text.split())
+        assert len(shared) == 5
+        assert before.text.split()[-5:] == after.text.split()[:5]
+
+
+def test_markdown_headings_become_sections() -> None:
+    text = "# Guide\nIntro words.\n## Install\nRun pip.\n### Extras\nOptional parts."
+    chunks = chunk_text(text)
+    assert [(c.section, c.text) for c in chunks] == [
+        ("Guide", "Intro words."),
+        ("Install", "Run pip."),
+        ("Extras", "Optional parts."),
+    ]
+
+
+def test_text_before_the_first_heading_has_no_section() -> None:
+    chunks = chunk_text("Preamble here.\n## Body\nMain text.")
+    assert [c.section for c in chunks] == ["", "Body"]
+
+
+def test_headings_inside_code_fences_are_not_sections() -> None:
+    text = "## Usage\nRun this:\n```bash\n# install the tool\npip install x\n```\nDone."
+    chunks = chunk_text(text)
+    assert len(chunks) == 1
+    assert chunks[0].section == "Usage"
+    assert "# install the tool" in chunks[0].text
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n  ", "# Only a heading\n## And another"])
+def test_text_without_words_gives_no_chunks(text: str) -> None:
+    assert chunk_text(text) == []
+
+
+# --- load_bytes ---------------------------------------------------------------
+
+
+def test_markdown_front_matter_gives_title_and_date() -> None:
+    data = b"---\ntitle: 'Tide tables'\ndate: 2024-05-01T09:30:00Z\n---\n# Other heading\nBody."
+    (doc,) = load_bytes(data, "notes.md", "file:notes.md")
+    assert doc.title == "Tide tables"
+    assert doc.published_date == "2024-05-01"
+    assert doc.content.startswith("# Other heading")
+    assert doc.source == "file:notes.md"
+
+
+def test_markdown_without_front_matter_takes_its_title_from_the_first_h1() -> None:
+    (doc,) = load_bytes(b"Some text.\n## Minor\n# Main title\nMore.", "x.md")
+    assert doc.title == "Main title"
+    assert doc.published_date is None
+
+
+def test_html_drops_script_and_style_and_maps_h2_to_a_section() -> None:
+    html = (
+        b"<html><head><title>Field notes</title><style>p{color:red}</style>"
+        b'<script>var hidden = "tracker";</script></head><body>'
+        b"<h2>Methods</h2><p>We counted birds.</p><script>alert('popup')</script>"
+        b"</body></html>"
+    )
+    (doc,) = load_bytes(html, "page.html")
+    assert doc.title == "Field notes"
+    for gone in ("tracker", "popup", "color:red"):
+        assert gone not in doc.content
+    assert [(c.section, c.text) for c in chunk_text(doc.content)] == [
+        ("Methods", "We counted birds.")
+    ]
+
+
+def test_html_published_time_meta_becomes_the_date() -> None:
+    html = (
+        b'<html><head><meta property="article:published_time" content="2023-11-02T08:00">'
+        b"</head><body><p>News.</p></body></html>"
+    )
+    (doc,) = load_bytes(html, "news.htm")
+    assert doc.published_date == "2023-11-02"
+
+
+def test_jsonl_reads_scifact_records_with_their_id_and_extra_metadata() -> None:
+    record = {
+        "doc_id": 4983,
+        "title": "Microstructural development",
+        "abstract": ["Alterations of the architecture.", "Were measured by MRI."],
+        "structured": False,
+        "journal": "Pediatrics",
+        "url": "https://example.org/4983",
+    }
+    (doc,) = load_bytes(json.dumps(record).encode(), "corpus.jsonl")
+    assert doc.doc_id == "4983"
+    assert doc.title == "Microstructural development"
+    assert doc.content == "Alterations of the architecture. Were measured by MRI."
+    assert doc.source_url == "https://example.org/4983"
+    assert doc.metadata == {"structured": False, "journal": "Pediatrics"}
+
+
+def test_jsonl_gives_one_document_a_line_and_skips_blank_lines() -> None:
+    lines = [{"id": "a1", "text": "first"}, {"text": "second", "date": "2020-02-02"}]
+    data = ("\n".join(json.dumps(line) for line in lines) + "\n\n").encode()
+    docs = load_bytes(data, "rows.jsonl")
+    assert [d.doc_id for d in docs] == ["a1", None]
+    assert docs[1].title == "rows #2"
+    assert docs[1].published_date == "2020-02-02"
+
+
+def test_a_jsonl_line_without_content_is_an_error_naming_the_line() -> None:
+    data = b'{"title": "fine", "text": "ok"}\n{"title": "empty"}\n'
+    with pytest.raises(IngestError, match=r"line 2: needs a non-empty 'content'"):
+        load_bytes(data, "rows.jsonl")
+
+
+def test_a_jsonl_line_that_is_not_json_is_an_error_naming_the_line() -> None:
+    with pytest.raises(IngestError, match="rows.jsonl line 1 is not JSON"):
+        load_bytes(b"{not json", "rows.jsonl")
+
+
+def test_binary_data_in_a_text_file_is_an_error() -> None:
+    with pytest.raises(IngestError, match="looks binary"):
+        load_bytes(b"header\x00\x01\x02payload", "data.txt")
+
+
+def test_an_unsupported_extension_is_an_error_listing_the_supported_ones() -> None:
+    with pytest.raises(IngestError) as info:
+        load_bytes(b"PK\x03\x04", "report.docx")
+    message = str(info.value)
+    assert "unsupported file type .docx" in message
+    for suffix in (".html", ".jsonl", ".md", ".pdf", ".txt"):
+        assert suffix in message
+
+
+# --- iter_files and ids -------------------------------------------------------
+
+
+def test_iter_files_skips_hidden_directories_and_unsupported_files(tmp_path: Path) -> None:
+    for name in ("a.md", "sub/b.txt", "sub/deep/c.html", ".git/d.md", "sub/.cache/e.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("text")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    (tmp_path / ".hidden.md").write_text("secret")
+    found = [p.relative_to(tmp_path).as_posix() for p in iter_files(tmp_path)]
+    assert found == ["a.md", "sub/b.txt", "sub/deep/c.html"]
+
+
+def test_iter_files_yields_a_file_path_itself(tmp_path: Path) -> None:
+    file = tmp_path / "one.md"
+    file.write_text("x")
+    assert list(iter_files(file)) == [file]
+
+
+def test_make_doc_id_is_a_stable_16_hex_digest_of_the_source() -> None:
+    assert make_doc_id("https://example.org/a") == "b5b10dd0429e69ac"
+    assert make_doc_id("https://example.org/a") == make_doc_id("https://example.org/a")
+    assert make_doc_id("https://example.org/b") != make_doc_id("https://example.org/a")
