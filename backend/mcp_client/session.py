@@ -50,12 +50,16 @@ async def server_session(name: str, settings: Settings) -> AsyncIterator[ClientS
     except BaseExceptionGroup as group:
         leaf = _leaf(group)
         if not started and isinstance(leaf, Exception):
-            raise ServerUnavailable(f"the {name} server could not be started or reached: {leaf}") from leaf
+            raise ServerUnavailable(
+                f"the {name} server could not be started or reached: {leaf}"
+            ) from leaf
         raise leaf from None
     except (OSError, McpError) as exc:
         if started:
             raise
-        raise ServerUnavailable(f"the {name} server could not be started or reached: {exc}") from exc
+        raise ServerUnavailable(
+            f"the {name} server could not be started or reached: {exc}"
+        ) from exc
 
 
 async def call_tool(
