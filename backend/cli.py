@@ -177,6 +177,54 @@ def serve(
     uvicorn.run(create_app(), host=host, port=port)
 
 
+@app.command()
+def research(
+    query: Annotated[str, typer.Argument(help="The research question.")],
+    sources: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated servers to use: docs,web,github (default: all available)"
+        ),
+    ] = None,
+    max_iterations: Annotated[
+        int, typer.Option(min=1, max=20, help="Research rounds at most.")
+    ] = 2,
+    fmt: Annotated[str, typer.Option("--format", help="md or json")] = "md",
+    output: Annotated[Path | None, typer.Option("--out", help="Write the result here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No live progress.")] = False,
+) -> None:
+    """Research a question: plan, search, fact-check, and write a cited report."""
+    from backend.research_cli import render, research_command
+
+    if fmt not in ("md", "json"):
+        raise typer.BadParameter("--format must be md or json")
+    if not query.strip():
+        raise typer.BadParameter("the question is empty")
+    chosen = [s.strip() for s in sources.split(",") if s.strip()] if sources else None
+    try:
+        result = asyncio.run(
+            research_command(
+                query,
+                get_settings(),
+                sources=chosen,
+                max_iterations=max_iterations,
+                quiet=quiet,
+                console=err,
+            )
+        )
+    except ServerUnavailable as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(3) from exc
+    text = render(result, fmt)
+    if output:
+        output.write_text(text)
+        err.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
+    if result.get("status") != "done":
+        raise typer.Exit(1)
+
+
 @eval_app.command("retrieval")
 def eval_retrieval(
     corpus: Annotated[Path, typer.Option(exists=True, dir_okay=False)],

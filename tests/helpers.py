@@ -7,9 +7,12 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,7 +20,7 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from mcp import ClientSession
 
 from backend.config import Settings
-from backend.mcp_client import connection_for
+from backend.mcp_client import connection_for, server_env
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -76,3 +79,48 @@ def run_inspector(args: list[str], timeout: float = 180.0) -> tuple[int, Any, st
     except json.JSONDecodeError:
         payload = proc.stdout
     return proc.returncode, payload, proc.stderr
+
+
+@contextmanager
+def running_process(
+    command: list[str],
+    ready_url: str,
+    env: Mapping[str, str] | None = None,
+    cwd: str | Path = REPO_ROOT,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start a process, wait until ``ready_url`` answers 200, and stop it afterwards.
+
+    If it never answers, the error carries everything the process printed.
+    """
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            command,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            try:
+                wait_for_http(ready_url)
+            except TimeoutError as exc:
+                log.seek(0)
+                raise RuntimeError(f"{command[:3]} did not start:\n{log.read().decode()}") from exc
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=20)
+
+
+@contextmanager
+def http_mcp_server(module: str, settings: Settings, cwd: str | Path = REPO_ROOT) -> Iterator[str]:
+    """``python -m MODULE --transport http`` on a free port, with the client env; yields the URL."""
+    port = free_port()
+    env = {**server_env(settings), "PYTHONPATH": REPO_ROOT}
+    command = [sys.executable, "-m", module, "--transport", "http", "--port", str(port)]
+    with running_process(command, f"http://127.0.0.1:{port}/health", env, cwd):
+        yield f"http://127.0.0.1:{port}"

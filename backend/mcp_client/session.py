@@ -24,6 +24,22 @@ class ToolCallError(RuntimeError):
         self.message = message
 
 
+class ToolTimeout(ToolCallError):
+    """A tool did not answer within its time limit."""
+
+    def __init__(self, server: str, tool: str, seconds: float):
+        super().__init__(
+            server,
+            tool,
+            f"no answer within {seconds:g} s; pass a larger timeout if the tool is slow",
+        )
+        self.seconds = seconds
+
+
+class ServerConnectionLost(ToolCallError):
+    """The connection to the server broke during a call (for stdio: its process ended)."""
+
+
 class ServerUnavailable(RuntimeError):
     """A server could not be started or reached."""
 

@@ -25,6 +25,7 @@ class SearchHit(BaseModel):
     keyword_score: float | None = Field(None, description="BM25 score, when computed.")
     text: str
     word_count: int = 0
+    doc_word_count: int = Field(0, description="Words in the whole document.")
 
 
 class SearchResponse(BaseModel):

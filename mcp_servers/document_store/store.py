@@ -332,4 +332,5 @@ class DocumentStore:
             keyword_score=None if kw is None else round(kw, 6),
             text=text,
             word_count=int(meta.get("word_count", 0)),
+            doc_word_count=int(meta.get("doc_word_count", 0)),
         )

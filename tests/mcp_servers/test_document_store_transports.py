@@ -4,9 +4,7 @@ and the MCP Inspector CLI."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,16 +15,16 @@ import pytest
 from fastmcp import Client
 
 from backend.config import Settings
-from backend.mcp_client import server_env
 from mcp_servers.document_store import create_server
 from tests.helpers import (
     REPO_ROOT,
     free_port,
+    http_mcp_server,
     inspector_available,
     run_inspector,
+    running_process,
     stdio_session,
     structured,
-    wait_for_http,
 )
 from tests.mcp_servers.docs_fixtures import CORPUS
 
@@ -43,36 +41,12 @@ TOOLS = {
 RUST = CORPUS[0]
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate a process we started, killing it if it will not go."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=20)
-
-
 @pytest.fixture(scope="module")
 def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``python -m mcp_servers.document_store --transport http`` over a fresh data directory."""
-    port = free_port()
     settings = Settings(data_dir=tmp_path_factory.mktemp("docs-http"))
-    env = {**server_env(settings), "PYTHONPATH": REPO_ROOT}
-    command = [sys.executable, "-m", "mcp_servers.document_store", "--transport", "http"]
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            [*command, "--port", str(port)], env=env, cwd=REPO_ROOT, stdout=log, stderr=log
-        )
-        try:
-            try:
-                wait_for_http(f"http://127.0.0.1:{port}/health")
-            except TimeoutError as exc:
-                log.seek(0)
-                raise RuntimeError(f"server did not start:\n{log.read().decode()}") from exc
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(proc)
+    with http_mcp_server("mcp_servers.document_store", settings) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -83,17 +57,8 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     command = [str(chroma), "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)]
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(command, env=env, cwd=path, stdout=log, stderr=log)
-        try:
-            try:
-                wait_for_http(f"http://127.0.0.1:{port}/api/v2/heartbeat")
-            except TimeoutError as exc:
-                log.seek(0)
-                raise RuntimeError(f"chroma did not start:\n{log.read().decode()}") from exc
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(proc)
+    with running_process(command, f"http://127.0.0.1:{port}/api/v2/heartbeat", env, path):
+        yield f"http://127.0.0.1:{port}"
 
 
 def text_of(result: Any) -> str:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 
 import httpx
@@ -13,17 +11,15 @@ from fastmcp import Client
 from pydantic import SecretStr
 
 from backend.config import Settings
-from backend.mcp_client import server_env
 from tests.fakes.github_api import FakeGitHub, sample_github
 from tests.fakes.github_data import SAMPLE_TOKEN as TOKEN
 from tests.helpers import (
     REPO_ROOT,
-    free_port,
+    http_mcp_server,
     inspector_available,
     run_inspector,
     stdio_session,
     structured,
-    wait_for_http,
 )
 
 
@@ -38,35 +34,12 @@ def fake() -> Iterator[FakeGitHub]:
 def http_server() -> Iterator[tuple[str, FakeGitHub]]:
     """``python -m mcp_servers.github_server --transport http`` pointed at a fake GitHub."""
     api = sample_github()
-    port = free_port()
     settings = Settings(github_base_url=api.url, github_token=SecretStr(TOKEN))
-    env = {**server_env(settings), "PYTHONPATH": REPO_ROOT}
-    command = [
-        sys.executable,
-        "-m",
-        "mcp_servers.github_server",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-    ]
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(command, env=env, cwd=REPO_ROOT, stdout=log, stderr=log)
-        try:
-            try:
-                wait_for_http(f"http://127.0.0.1:{port}/health")
-            except TimeoutError as exc:
-                log.seek(0)
-                raise RuntimeError(f"server did not start:\n{log.read().decode()}") from exc
-            yield f"http://127.0.0.1:{port}", api
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=20)
-            api.stop()
+    try:
+        with http_mcp_server("mcp_servers.github_server", settings) as url:
+            yield url, api
+    finally:
+        api.stop()
 
 
 async def test_stdio_subprocess_serves_get_issues_with_the_token(

@@ -6,7 +6,6 @@ with the MCP Inspector CLI as an outside client.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -19,18 +18,17 @@ from fastmcp.exceptions import ToolError
 from pydantic import SecretStr
 
 from backend.config import Settings
-from backend.mcp_client.registry import server_env
 from mcp_servers.tavily_search import create_server, health_check
 from mcp_servers.tavily_search.api import TavilySearch
 from tests.fakes.tavily_api import FakeTavily
 from tests.helpers import (
     REPO_ROOT,
     free_port,
+    http_mcp_server,
     inspector_available,
     run_inspector,
     stdio_session,
     structured,
-    wait_for_http,
 )
 
 
@@ -394,35 +392,10 @@ async def test_search_works_over_stdio_with_key_and_url_passed_in_the_environmen
 @pytest.fixture
 def http_server(settings: Settings, fake: FakeTavily, tmp_path: Path) -> Iterator[str]:
     """``python -m mcp_servers.tavily_search --transport http`` on a free port."""
-    port = free_port()
-    env = {**server_env(web_settings(settings, fake)), "PYTHONPATH": REPO_ROOT}
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mcp_servers.tavily_search",
-            "--transport",
-            "http",
-            "--port",
-            str(port),
-        ],
-        env=env,
-        cwd=tmp_path,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_http(f"http://127.0.0.1:{port}/health")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with http_mcp_server(
+        "mcp_servers.tavily_search", web_settings(settings, fake), tmp_path
+    ) as url:
+        yield url
 
 
 def test_http_health_route_reports_the_tool_and_a_configured_key(
