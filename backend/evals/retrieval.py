@@ -148,8 +148,10 @@ def run(
         began = time.perf_counter()
         store.ingest(docs[start:end])
         ingest_seconds += time.perf_counter() - began
-        log(f"documents {end}/{len(docs)}: bare embedder {embed_only:.0f} s, "
-            f"pipeline {ingest_seconds:.0f} s")
+        log(
+            f"documents {end}/{len(docs)}: bare embedder {embed_only:.0f} s, "
+            f"pipeline {ingest_seconds:.0f} s"
+        )
     store.search("warm up", 1)  # builds the keyword index once, outside the latency figures
 
     log(f"running {len(queries)} queries…")

@@ -29,6 +29,7 @@ SUPPORTED_SUFFIXES = {
 }
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+WHOLE_SECTION_FACTOR = 1.5  # a section this many windows long or less is not split
 
 
 class IngestError(ValueError):
@@ -97,7 +98,8 @@ def _sections(text: str) -> Iterator[tuple[str, str]]:
 def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chunk]:
     """Split by section, then into windows of ``chunk_words`` words overlapping by ``overlap``.
 
-    A section up to 1.3x the window stays whole, so a short abstract is one chunk.
+    A section up to 1.5x the window stays whole, so an abstract is one chunk: the embedder
+    reads its first 256 tokens either way, and BM25 indexes all of it.
     """
     overlap = min(overlap, chunk_words // 2)
     chunks: list[Chunk] = []
@@ -105,7 +107,7 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
         words = body.split()
         if not words:
             continue
-        if len(words) <= int(chunk_words * 1.3):
+        if len(words) <= int(chunk_words * WHOLE_SECTION_FACTOR):
             windows = [words]
         else:
             step = chunk_words - overlap

@@ -33,6 +33,7 @@ from mcp_servers.document_store.search import (
 )
 
 _ADD_BATCH = 1000  # below Chroma's max batch size
+_LOOKUP_BATCH = 500
 
 
 class StoreError(RuntimeError):
@@ -127,28 +128,54 @@ class DocumentStore:
         results: list[IngestResult] = []
         pending: list[tuple[Document, str, IngestStatus]] = []  # (doc, doc_id, status)
         with self._write_lock:
-            for doc in documents:
-                doc_id = doc.doc_id or make_doc_id(doc.source if doc.source else doc.content_hash())
-                digest = doc.content_hash()
-                same = self.collection.get(
-                    where={"content_hash": digest}, limit=1, include=["metadatas"]
-                )
-                if same["ids"]:
-                    existing = same["metadatas"][0]
-                    results.append(
-                        IngestResult(
-                            doc_id=str(existing["doc_id"]),
-                            title=doc.title,
-                            source=doc.source,
-                            status="unchanged",
-                            chunks=0,
-                        )
+            seen: dict[str, str] = {}  # content hash -> doc_id, stored or added in this call
+            queued: dict[str, int] = {}  # doc_id -> its place in pending
+            for start in range(0, len(documents), _LOOKUP_BATCH):
+                batch = documents[start : start + _LOOKUP_BATCH]
+                keyed = [
+                    (
+                        doc,
+                        doc.doc_id or make_doc_id(doc.source or doc.content_hash()),
+                        doc.content_hash(),
                     )
-                    continue
-                old = self.collection.get(where={"doc_id": doc_id}, include=[])
-                if old["ids"]:
-                    self.collection.delete(ids=old["ids"])
-                pending.append((doc, doc_id, "replaced" if old["ids"] else "added"))
+                    for doc in batch
+                ]
+                # One lookup per batch, not two per document: Chroma's metadata queries cost
+                # tens of milliseconds each, which would rival the embedding itself.
+                stored = self.collection.get(
+                    where={"content_hash": {"$in": sorted({h for _, _, h in keyed})}},
+                    include=["metadatas"],
+                )
+                for meta in stored["metadatas"] or []:
+                    seen.setdefault(str(meta["content_hash"]), str(meta["doc_id"]))
+                old = self.collection.get(
+                    where={"doc_id": {"$in": sorted({d for _, d, _ in keyed})}},
+                    include=["metadatas"],
+                )
+                old_chunks: dict[str, list[str]] = {}
+                for chunk_id, meta in zip(old["ids"], old["metadatas"] or [], strict=True):
+                    old_chunks.setdefault(str(meta["doc_id"]), []).append(chunk_id)
+                for doc, doc_id, digest in keyed:
+                    if digest in seen:
+                        results.append(
+                            IngestResult(
+                                doc_id=seen[digest],
+                                title=doc.title,
+                                source=doc.source,
+                                status="unchanged",
+                                chunks=0,
+                            )
+                        )
+                        continue
+                    seen[digest] = doc_id
+                    stale = old_chunks.pop(doc_id, [])
+                    if stale:
+                        self.collection.delete(ids=stale)
+                    if doc_id in queued:  # a newer version of a document earlier in this call
+                        pending[queued[doc_id]] = (doc, doc_id, pending[queued[doc_id]][2])
+                        continue
+                    queued[doc_id] = len(pending)
+                    pending.append((doc, doc_id, "replaced" if stale else "added"))
             results.extend(self._add(pending, progress))
             self.keyword.mark_dirty()
         return results
