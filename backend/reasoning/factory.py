@@ -1,0 +1,23 @@
+"""Choose the engine a run thinks with: the configured LLM, or the offline engine."""
+
+from __future__ import annotations
+
+from backend.config import Settings
+from backend.reasoning.engine import ReasoningEngine
+from backend.trace import Tracer
+
+
+def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEngine:
+    """The LLM engine when ``MARSA_LLM`` is set (falling back step by step to the offline
+    engine), else the offline engine."""
+    from backend.reasoning.offline.engine import OfflineEngine
+
+    offline = OfflineEngine()
+    if not settings.llm:
+        return offline
+    from backend.llm import build_chat_model
+    from backend.reasoning.llm_engine import LLMEngine
+
+    return LLMEngine(
+        build_chat_model(settings), fallback=offline, model_name=settings.llm, tracer=tracer
+    )

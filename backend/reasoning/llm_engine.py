@@ -1,0 +1,361 @@
+"""The LLM engine: any LangChain chat model, JSON answers validated by pydantic.
+
+A malformed answer is retried once with the validation error; a second failure falls back to
+the offline engine for that step, and the trace says so. Token counts are recorded per step
+when the provider reports them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeVar
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field, ValidationError
+
+from backend.graph import prompts
+from backend.reasoning.engine import ReasoningEngine
+from backend.reasoning.models import (
+    Citation,
+    Claim,
+    EvidenceItem,
+    Plan,
+    QuestionKind,
+    Report,
+    Source,
+    SubQuery,
+    Verdict,
+    VerdictLabel,
+)
+from backend.trace import NodeName, Tracer
+
+T = TypeVar("T", bound=BaseModel)
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_SPACE = re.compile(r"\s+")
+SOURCE_CHARS = 1500
+MAX_PROMPT_SOURCES = 15
+
+
+class _SubQueryOut(BaseModel):
+    text: str = Field(min_length=1)
+    sources: list[str] = Field(default_factory=list)
+    purpose: str = ""
+
+
+class _PlanOut(BaseModel):
+    kind: QuestionKind = "simple"
+    sub_queries: list[_SubQueryOut] = Field(min_length=1)
+    key_terms: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    rationale: str = ""
+
+
+class _RefineOut(BaseModel):
+    sub_queries: list[_SubQueryOut] = Field(default_factory=list)
+
+
+class _ClaimOut(BaseModel):
+    text: str = Field(min_length=1)
+    source_ids: list[str] = Field(min_length=1)
+
+
+class _ClaimsOut(BaseModel):
+    claims: list[_ClaimOut]
+
+
+class _EvidenceOut(BaseModel):
+    source_id: str
+    quote: str
+    stance: str = "supports"
+
+
+class _VerdictOut(BaseModel):
+    claim_id: str
+    verdict: VerdictLabel
+    confidence: float = Field(ge=0.0, le=1.0)
+    rationale: str = ""
+    evidence: list[_EvidenceOut] = Field(default_factory=list)
+
+
+class _VerifyOut(BaseModel):
+    verdicts: list[_VerdictOut]
+
+
+class _ReportOut(BaseModel):
+    answer: str = ""
+    markdown: str = Field(min_length=1)
+    citations: list[Citation] = Field(default_factory=list)
+
+
+def extract_json(text: str) -> str:
+    """The JSON object in a model's answer (bare, or inside a ``` fence)."""
+    fenced = _FENCE.search(text)
+    body = fenced.group(1) if fenced else text
+    start, end = body.find("{"), body.rfind("}")
+    if start == -1 or end <= start:
+        raise ValueError("no JSON object in the answer")
+    return body[start : end + 1]
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().lower()
+
+
+def fence_sources(sources: list[Source], limit: int = MAX_PROMPT_SOURCES) -> str:
+    """Sources as untrusted data blocks, best first."""
+    ranked = sorted(sources, key=lambda s: -(s.score + s.retrieval_score * 0.01))[:limit]
+    blocks = []
+    for s in ranked:
+        title = s.title.replace('"', "'")
+        text = s.text[:SOURCE_CHARS]
+        blocks.append(
+            f'<source id="{s.id}" title="{title}" quality="{s.score:.2f}">\n{text}\n</source>'
+        )
+    return "\n".join(blocks)
+
+
+def sources_section(citations: list[Citation], sources: dict[str, Source]) -> str:
+    """The report's numbered sources list with quality scores."""
+    lines = ["", "## Sources"]
+    seen: set[int] = set()
+    for c in sorted(citations, key=lambda c: c.n):
+        source = sources.get(c.source_id)
+        if c.n in seen or source is None:
+            continue
+        seen.add(c.n)
+        b = source.score_breakdown
+        where = source.url or source.path or source.server
+        parts = (
+            f" (domain {b.domain:.2f}, recency {b.recency:.2f}, depth {b.depth:.2f})" if b else ""
+        )
+        lines.append(f"{c.n}. {source.title} — {where} — quality {source.score:.2f}{parts}")
+    return "\n".join(lines) + "\n"
+
+
+class LLMEngine:
+    """Thinks with a chat model; falls back to another engine step by step."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        fallback: ReasoningEngine,
+        model_name: str = "",
+        tracer: Tracer | None = None,
+        max_claims: int = 12,
+    ):
+        self.model = model
+        self.fallback = fallback
+        self.model_name = model_name
+        self.tracer = tracer
+        self.max_claims = max_claims
+        self.usage: dict[str, dict[str, int]] = {}
+
+    def _event(self, node: NodeName, kind: Any, message: str, **data: Any) -> None:
+        if self.tracer is not None:
+            self.tracer.emit(node, kind, message, **data)
+
+    def _record_usage(self, step: str, node: NodeName, message: AIMessage) -> None:
+        usage: dict[str, Any] = dict(message.usage_metadata or {})
+        totals = self.usage.setdefault(step, {"calls": 0, "input_tokens": 0, "output_tokens": 0})
+        totals["calls"] += 1
+        totals["input_tokens"] += int(usage.get("input_tokens", 0))
+        totals["output_tokens"] += int(usage.get("output_tokens", 0))
+        self._event(
+            node,
+            "llm_call",
+            f"{step}: {self.model_name or 'model'} answered",
+            step=step,
+            input_tokens=usage.get("input_tokens"),
+            output_tokens=usage.get("output_tokens"),
+        )
+
+    async def _ask(self, step: str, node: NodeName, prompt: str, schema: type[T]) -> T | None:
+        """The model's answer as ``schema``; one retry with the error; None means fall back."""
+        messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
+        error = ""
+        for _attempt in range(2):
+            answer = await self.model.ainvoke(messages)
+            if isinstance(answer, AIMessage):
+                self._record_usage(step, node, answer)
+            text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
+            try:
+                return schema.model_validate_json(extract_json(text))
+            except (ValidationError, ValueError) as exc:
+                error = str(exc)[:500]
+                messages += [
+                    answer,
+                    HumanMessage(
+                        f"That answer was not valid for the JSON shape asked: {error}\n"
+                        "Answer again with the JSON object only."
+                    ),
+                ]
+        self._event(
+            node,
+            "fallback",
+            f"{step}: the model's answer was malformed twice; the offline engine did this step",
+            step=step,
+            error=error,
+        )
+        return None
+
+    async def plan(self, query: str, available: list[str]) -> Plan:
+        out = await self._ask(
+            "plan",
+            "planner",
+            prompts.PLAN.format(query=query, available=", ".join(available)),
+            _PlanOut,
+        )
+        if out is None:
+            return await self.fallback.plan(query, available)
+        subs = [
+            SubQuery(
+                id=f"q{i}",
+                text=sq.text,
+                purpose=sq.purpose,
+                sources=[s for s in sq.sources if s in available] or list(available),
+            )
+            for i, sq in enumerate(out.sub_queries, start=1)
+        ]
+        return Plan(
+            query=query,
+            kind=out.kind,
+            sub_queries=subs,
+            key_terms=out.key_terms,
+            entities=out.entities,
+            rationale=out.rationale,
+        )
+
+    async def refine(
+        self, plan: Plan, sources: list[Source], verdicts: list[Verdict], iteration: int
+    ) -> list[SubQuery]:
+        done = "; ".join(sq.text for sq in plan.sub_queries)
+        summary = "\n".join(f"- {v.claim_id}: {v.verdict}" for v in verdicts) or "(none)"
+        out = await self._ask(
+            "refine",
+            "planner",
+            prompts.REFINE.format(
+                done=done, query=plan.query, verdicts=summary, sources=fence_sources(sources, 5)
+            ),
+            _RefineOut,
+        )
+        if out is None:
+            return await self.fallback.refine(plan, sources, verdicts, iteration)
+        available = sorted({s for sq in plan.sub_queries for s in sq.sources})
+        return [
+            SubQuery(
+                id=f"r{iteration}-{i}",
+                text=sq.text,
+                hop=iteration + 1,
+                purpose=sq.purpose or "follow-up",
+                sources=[s for s in sq.sources if s in available] or available,
+            )
+            for i, sq in enumerate(out.sub_queries, start=1)
+        ]
+
+    async def extract_claims(self, plan: Plan, sources: list[Source]) -> list[Claim]:
+        out = await self._ask(
+            "claims",
+            "fact_checker",
+            prompts.CLAIMS.format(
+                limit=self.max_claims, query=plan.query, sources=fence_sources(sources)
+            ),
+            _ClaimsOut,
+        )
+        if out is None:
+            return await self.fallback.extract_claims(plan, sources)
+        by_id = {s.id: s for s in sources}
+        claims: list[Claim] = []
+        for item in out.claims[: self.max_claims]:
+            cited = [
+                sid
+                for sid in item.source_ids
+                if sid in by_id and _norm(item.text) in _norm(by_id[sid].text)
+            ]
+            if not cited:
+                self._event(
+                    "fact_checker",
+                    "info",
+                    "dropped a claim not found verbatim in its sources",
+                    claim=item.text[:200],
+                )
+                continue
+            claims.append(Claim(id=f"C{len(claims) + 1}", text=item.text, source_ids=cited))
+        return claims
+
+    async def verify(self, claims: list[Claim], sources: list[Source]) -> list[Verdict]:
+        if not claims:
+            return []
+        listed = "\n".join(
+            f'<claim id="{c.id}" sources="{",".join(c.source_ids)}">{c.text}</claim>'
+            for c in claims
+        )
+        out = await self._ask(
+            "verify",
+            "fact_checker",
+            prompts.VERIFY.format(claims=listed, sources=fence_sources(sources)),
+            _VerifyOut,
+        )
+        if out is None:
+            return await self.fallback.verify(claims, sources)
+        by_source = {s.id: s for s in sources}
+        given = {v.claim_id: v for v in out.verdicts}
+        verdicts = []
+        for claim in claims:
+            v = given.get(claim.id)
+            if v is None:
+                verdicts.append(
+                    Verdict(
+                        claim_id=claim.id,
+                        verdict="unverifiable",
+                        confidence=0.0,
+                        rationale="the model gave no verdict",
+                    )
+                )
+                continue
+            evidence = [
+                EvidenceItem(
+                    source_id=e.source_id,
+                    quote=e.quote,
+                    stance="contradicts" if e.stance == "contradicts" else "supports",
+                    weight=by_source[e.source_id].score,
+                )
+                for e in v.evidence
+                if e.source_id in by_source and _norm(e.quote) in _norm(by_source[e.source_id].text)
+            ]
+            verdicts.append(
+                Verdict(
+                    claim_id=claim.id,
+                    verdict=v.verdict,
+                    confidence=v.confidence,
+                    evidence=evidence,
+                    rationale=v.rationale,
+                )
+            )
+        return verdicts
+
+    async def write_report(
+        self, plan: Plan, claims: list[Claim], verdicts: list[Verdict], sources: list[Source]
+    ) -> Report:
+        by_claim = {v.claim_id: v for v in verdicts}
+        listed = "\n".join(
+            f"- {c.id} [{by_claim[c.id].verdict if c.id in by_claim else 'unverifiable'}] "
+            f"{c.text} (sources: {', '.join(c.source_ids)})"
+            for c in claims
+        )
+        out = await self._ask(
+            "report",
+            "synthesizer",
+            prompts.REPORT.format(
+                query=plan.query, claims=listed or "(none)", sources=fence_sources(sources)
+            ),
+            _ReportOut,
+        )
+        if out is None:
+            return await self.fallback.write_report(plan, claims, verdicts, sources)
+        by_id = {s.id: s for s in sources}
+        markdown = out.markdown.rstrip() + "\n" + sources_section(out.citations, by_id)
+        return Report(markdown=markdown, citations=out.citations, answer=out.answer)

@@ -1,0 +1,292 @@
+"""The direct answer that opens the report.
+
+Three readings, tried in order:
+
+* **which-first comparisons** ("Which came first/is older/is larger, X or Y?"): the year (for
+  first/earlier/older/later/newer/younger) or number (for larger/more/fewer …) tied to each
+  entity in the checked claims decides, e.g. "Arthur's Magazine was started first (1844,
+  versus 1989 for First for Women)". A yes/no question ("Is X older than Y?") gets "Yes"/"No"
+  in front.
+* **yes/no questions** ("Are X and Y both …?", "Is X …?"): "Yes" when, for every entity, a
+  claim that was not contradicted holds at least half of the asked property's key terms with
+  the question's polarity; for "the same …" questions, when the entities' claims share a
+  descriptive name ("American"). The sentence says it is a heuristic.
+* **multi-part questions**: the best claim of each part (as below), in order.
+* otherwise the most relevant claim that was not contradicted, verbatim: relevance, +0.05
+  when supported, +0.15 when it holds what the question word asks for (a place for "where",
+  a year for "when", a number for "how many", a name for "who"), +0.1 per hop beyond the
+  first for multi-hop questions.
+
+When every claim was contradicted, the answer is the most relevant claim shown as disputed.
+Each reading returns the sentence (without citation markers) and the claims it rests on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from backend.reasoning.models import Claim, Plan, Verdict
+from backend.reasoning.offline.signals import has_negation, is_year_token, tokens
+from backend.reasoning.offline.text import (
+    capitalised_spans,
+    key_terms,
+    mentions,
+    overlap,
+    word_set,
+)
+
+_EARLY: Final = {"first", "earlier", "earliest", "older", "oldest", "before", "sooner"}
+_LATE: Final = {"later", "latest", "newer", "newest", "younger", "youngest", "last", "recent"}
+_MORE: Final = {
+    "larger", "largest", "bigger", "biggest", "more", "most", "higher", "highest", "longer",
+    "longest", "taller", "tallest", "greater", "greatest", "heavier", "heaviest", "wider",
+}  # fmt: skip
+_LESS: Final = {
+    "smaller", "smallest", "fewer", "fewest", "less", "least", "lower", "lowest", "shorter",
+    "shortest", "lighter", "narrower",
+}  # fmt: skip
+_DIRECTIONS: Final = _EARLY | _LATE | _MORE | _LESS
+_FALLBACK_PREDICATE: Final = {
+    "first": "came first",
+    "earlier": "came earlier",
+    "later": "came later",
+}
+_YES_NO: Final = re.compile(r"^(?:are|is|was|were|do|does|did)\b", re.I)
+_MONTHS: Final = word_set(
+    "January February March April May June July August September October November December"
+)
+ANSWER_TYPE_BONUS: Final = 0.15
+_ANSWER_TYPES: Final = (
+    (
+        re.compile(
+            r"^\W*(?:where|(?:in|from) (?:which|what) (?:city|country|state|town|place))\b", re.I
+        ),
+        re.compile(r"\b(?:in|at|from|near)\s+(?:the\s+)?[A-Z]"),
+    ),
+    (
+        re.compile(r"^\W*(?:when|(?:in )?(?:what|which) year)\b", re.I),
+        re.compile(r"\b1\d{3}\b|\b20\d{2}\b"),
+    ),
+    (re.compile(r"^\W*how (?:many|much)\b", re.I), re.compile(r"\d")),
+    (re.compile(r"^\W*who\b", re.I), re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+")),
+)
+_MULTIPLIERS: Final = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer sentence (no citation markers) and the claims it rests on."""
+
+    text: str
+    claims: list[Claim]
+    unconfirmed: bool = False
+    per_claim: bool = False  # the text is the claims' sentences, each to be cited in place
+    contested: bool = False  # every claim was contradicted: the answer shows the dispute
+
+
+def direct_answer(plan: Plan, claims: list[Claim], verdicts: dict[str, Verdict]) -> Answer:
+    """The first line of the report."""
+    usable = [c for c in claims if _label(c, verdicts) != "contradicted"]
+    if not claims:
+        return Answer("The sources found do not contain a statement that answers the question", [])
+    if not usable:
+        best = max(claims, key=lambda c: (c.relevance, -claims.index(c)))
+        return Answer(best.text, [best], contested=True)
+    if plan.kind == "comparison" and len(plan.entities) >= 2:
+        ranked = comparison_answer(plan, usable)
+        if ranked is not None:
+            return ranked
+    if _YES_NO.match(plan.query) and (decided := yes_no_answer(plan, usable)) is not None:
+        return decided
+    if plan.kind == "multi_part":
+        return _per_part_answer(plan, usable, claims, verdicts)
+    best = _best_claim(plan.query, plan, usable, claims, verdicts)
+    return Answer(best.text, [best], unconfirmed=_label(best, verdicts) == "unverifiable")
+
+
+def _best_claim(
+    question: str,
+    plan: Plan,
+    usable: list[Claim],
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+) -> Claim:
+    hops = {sq.id: sq.hop for sq in plan.sub_queries}
+
+    def score(c: Claim) -> tuple[float, int]:
+        bonus = 0.05 if _label(c, verdicts) == "supported" else 0.0
+        bonus += ANSWER_TYPE_BONUS if fits_answer_type(question, c.text) else 0.0
+        if plan.kind == "multi_hop":
+            bonus += 0.1 * (hops.get(c.sub_query_id or "", 1) - 1)
+        return (c.relevance + bonus, -claims.index(c))
+
+    return max(usable, key=score)
+
+
+def _per_part_answer(
+    plan: Plan, usable: list[Claim], claims: list[Claim], verdicts: dict[str, Verdict]
+) -> Answer:
+    """A multi-part question gets the best claim of each part, in order."""
+    chosen: list[Claim] = []
+    for sq in plan.sub_queries:
+        own = [c for c in usable if c.sub_query_id == sq.id]
+        if own:
+            chosen.append(_best_claim(sq.text, plan, own, claims, verdicts))
+    if not chosen:
+        chosen = [_best_claim(plan.query, plan, usable, claims, verdicts)]
+    unconfirmed = any(_label(c, verdicts) == "unverifiable" for c in chosen)
+    return Answer(" ".join(c.text for c in chosen), chosen, unconfirmed=unconfirmed, per_claim=True)
+
+
+def fits_answer_type(question: str, sentence: str) -> bool:
+    """Does the sentence hold the kind of thing the question word asks for (a place for
+    "where", a year or date for "when", a number for "how many", a name for "who")?"""
+    for asks, holds in _ANSWER_TYPES:
+        if asks.search(question):
+            return bool(holds.search(sentence))
+    return False
+
+
+def _label(claim: Claim, verdicts: dict[str, Verdict]) -> str:
+    verdict = verdicts.get(claim.id)
+    return verdict.verdict if verdict else "unverifiable"
+
+
+def _about(entity: str, plan: Plan, claims: list[Claim]) -> list[Claim]:
+    """Claims naming the entity, then claims found by the entity's own search."""
+    own = {sq.id for sq in plan.sub_queries if sq.purpose.startswith(f"entity: {entity}")}
+    naming = [c for c in claims if mentions(c.text, entity)]
+    found = [c for c in claims if c.sub_query_id in own and c not in naming]
+    return naming + found
+
+
+def comparison_answer(plan: Plan, claims: list[Claim]) -> Answer | None:
+    """Which entity wins the comparison, from the years or numbers in the claims."""
+    question = plan.query
+    for entity in plan.entities:  # "First for Women" names no direction
+        question = question.replace(entity, " ")
+    asked = [w.lower() for w in re.findall(r"[A-Za-z]+", question)]
+    direction = next((w for w in asked if w in _DIRECTIONS), None)
+    if direction is None:
+        return None
+    use_years = direction in _EARLY | _LATE
+    values: list[tuple[str, float, Claim]] = []
+    for entity in plan.entities[:2]:
+        others = [e for e in plan.entities if e != entity]
+        for claim in _about(entity, plan, claims):
+            value = _value_near(claim.text, entity, others, use_years)
+            if value is not None:
+                values.append((entity, value, claim))
+                break
+    if len(values) < 2 or values[0][1] == values[1][1]:
+        return None
+    smallest_wins = direction in _EARLY or direction in _LESS
+    winner, loser = sorted(values, key=lambda v: v[1], reverse=not smallest_wins)
+    sentence = (
+        f"{winner[0]} {_predicate(plan, direction)} "
+        f"({_show(winner[1])}, versus {_show(loser[1])} for {loser[0]})"
+    )
+    if _YES_NO.match(plan.query):
+        sentence = ("Yes: " if winner[0] == plan.entities[0] else "No: ") + sentence
+    return Answer(sentence, [winner[2], loser[2]])
+
+
+def _predicate(plan: Plan, direction: str) -> str:
+    """The question's own verb phrase ("was started first"), else a plain one."""
+    head = re.split(r"[,:]", plan.query)[0]
+    match = re.search(
+        rf"\b(?P<aux>was|were|is|are|came|come|has|have|had)\b(?P<mid>(?:\s+[\w'-]+){{0,3}}?)"
+        rf"\s+{direction}\b",
+        head,
+        re.I,
+    )
+    if match and not any(mentions(match.group("mid"), e) for e in plan.entities):
+        aux = {"were": "was", "are": "is", "come": "came", "have": "has"}.get(
+            match.group("aux").lower(), match.group("aux").lower()
+        )
+        return f"{aux}{match.group('mid')} {direction}"
+    if direction in _FALLBACK_PREDICATE:
+        return _FALLBACK_PREDICATE[direction]
+    return "has more" if direction in {"more", "most"} else f"is {direction}"
+
+
+def _value_near(text: str, entity: str, others: list[str], use_years: bool) -> float | None:
+    """The first year (or number) after the entity's mention and before another entity's."""
+    lowered = text.lower()
+    start = lowered.find(entity.lower())
+    start = 0 if start < 0 else start
+    stops = [p for o in others if (p := lowered.find(o.lower(), start + 1)) > start]
+    segment = text[start : min(stops, default=len(text))]
+    found = tokens(segment)
+    for i, token in enumerate(found):
+        if not re.fullmatch(r"[\d,]+(?:\.\d+)?", token):
+            continue
+        is_year = is_year_token(found, i)
+        if use_years and is_year:
+            return float(token)
+        if not use_years and not is_year:
+            value = float(token.replace(",", ""))
+            nxt = found[i + 1].lower() if i + 1 < len(found) else ""
+            return value * _MULTIPLIERS.get(nxt, 1.0)
+    return None
+
+
+def _show(value: float) -> str:
+    return f"{value:,.0f}" if value.is_integer() and value >= 10_000 else f"{value:g}"
+
+
+def yes_no_answer(plan: Plan, claims: list[Claim]) -> Answer | None:
+    """Yes/No from whether the checked claims hold the asked property for every entity;
+    None when the question names no property to look for."""
+    entities = plan.entities[:2] if plan.kind == "comparison" else plan.entities[:1]
+    subjects = entities or [""]
+    if re.search(r"\bsame\b", plan.query, re.I) and len(entities) >= 2:
+        return _same_answer(plan, entities, claims)
+    prop = key_terms(plan.query, exclude=entities)
+    if not prop:
+        return None
+    asked_negative = has_negation(plan.query)
+    holding: list[Claim] = []
+    missing: list[str] = []
+    for subject in subjects:
+        pool = _about(subject, plan, claims) if subject else claims
+        fits = [
+            c
+            for c in pool
+            if overlap(prop, c.text) >= 0.5 and has_negation(c.text) == asked_negative
+        ]
+        if fits:
+            holding.append(max(fits, key=lambda c: (overlap(prop, c.text), c.relevance)))
+        else:
+            missing.append(subject)
+    heuristic = "a heuristic reading of the checked claims"
+    if not missing:
+        scope = f" for {' and '.join(subjects)}" if entities else ""
+        return Answer(f"Yes ({heuristic}: they support this{scope})", holding)
+    scope = f" for {' and '.join(missing)}" if entities else ""
+    cited = holding or [c for s in subjects if s for c in _about(s, plan, claims)[:1]]
+    return Answer(f"No ({heuristic}: none supports this{scope})", cited[:2])
+
+
+def _same_answer(plan: Plan, entities: list[str], claims: list[Claim]) -> Answer:
+    described: list[tuple[str, set[str], Claim]] = []
+    for entity in entities:
+        about = _about(entity, plan, claims)[:2]
+        names = {
+            n
+            for c in about
+            for n in capitalised_spans(c.text)
+            if n not in _MONTHS and not mentions(n, entity) and not mentions(entity, n)
+        }
+        if about:
+            described.append((entity, names, about[0]))
+    heuristic = "a heuristic reading of the checked claims"
+    if len(described) < 2:
+        return Answer(f"No ({heuristic}: the sources describe only one of them)", claims[:1])
+    shared = sorted(described[0][1] & described[1][1])
+    used = [d[2] for d in described]
+    if shared:
+        return Answer(f"Yes ({heuristic}: both are described as {', '.join(shared)})", used)
+    return Answer(f"No ({heuristic}: the claims share no description)", used)

@@ -1,0 +1,210 @@
+"""Follow-up searches for the offline engine, built from what the first searches found.
+
+* **Bridge hops** (multi-hop questions): the best sources of the latest hop — ranked by their
+  sentence most similar to the question (cosine + 0.2 × key-term overlap + 0.05 × quality) —
+  give one name each that the question does not mention: the source's title if it reads as a
+  name (short, mostly capitalised, not a path or file name), else the capitalised span of that
+  sentence nearest a key term. The hop-2 query is the name plus the question's key terms that
+  sentence does not already contain ("Christopher Nolan born"). A second source gives a name
+  only if it ranks within :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose best
+  sentence holds every term it asked about is answered, and no further hop is built (at most
+  :data:`MAX_HOPS` hops).
+* **Retries** (comparisons): a compared entity that no source mentions is searched on its own.
+* **Expansion**: when at least :data:`UNVERIFIABLE_SHARE` of the verdicts are unverifiable,
+  the question plus the three most frequent new words of the best source.
+
+No sub-query text (compared lower-cased, single-spaced) is ever issued twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Final
+
+from backend.reasoning.models import Plan, Source, SubQuery, Verdict
+from backend.reasoning.offline.claims import candidate_sentences
+from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.text import (
+    QUESTION_WORDS,
+    STOPWORDS,
+    capitalised_spans,
+    content_words,
+    key_terms,
+    mentions,
+    normalise,
+    overlap,
+    split_sentences,
+    words,
+)
+
+MAX_HOPS: Final = 3
+MAX_BRIDGES: Final = 2
+BRIDGE_SOURCE_SHARE: Final = 0.85
+UNVERIFIABLE_SHARE: Final = 0.5
+
+
+def refine_plan(
+    plan: Plan,
+    sources: list[Source],
+    verdicts: list[Verdict],
+    iteration: int,
+    vectors: SentenceVectors,
+) -> list[SubQuery]:
+    """Follow-up sub-queries: bridge hops for multi-hop questions, retries for compared
+    entities nobody spoke about, and one expanded search when most claims were unverifiable.
+    Never repeats a sub-query already in the plan; [] when there is nothing new to try.
+    ``iteration`` is not needed: the no-repeat rule and :data:`MAX_HOPS` end the loop."""
+    if not plan.sub_queries:
+        return []
+    seen = {normalise(sq.text) for sq in plan.sub_queries}
+    new: list[SubQuery] = []
+    last_hop = max(sq.hop for sq in plan.sub_queries)
+    next_number = 1 + max(
+        (int(sq.id[1:]) for sq in plan.sub_queries if sq.id[1:].isdigit()), default=0
+    )
+
+    def add(text: str, purpose: str, hop: int, servers: list[str]) -> None:
+        nonlocal next_number
+        key = normalise(text)
+        if not key or key in seen:
+            return
+        seen.add(key)
+        new.append(
+            SubQuery(id=f"q{next_number}", text=text, sources=servers, hop=hop, purpose=purpose)
+        )
+        next_number += 1
+
+    servers = plan.sub_queries[0].sources
+    if plan.kind == "multi_hop" and last_hop < MAX_HOPS:
+        latest = [sq for sq in plan.sub_queries if sq.hop == last_hop]
+        ids = {sq.id for sq in latest}
+        pool = [s for s in sources if not s.sub_query_ids or set(s.sub_query_ids) & ids]
+        if pool and not _bridge_resolved(latest, pool, plan, vectors):
+            for entity, remaining in bridge_entities(plan, pool, vectors)[:MAX_BRIDGES]:
+                add(" ".join([entity, *remaining]), f"bridge: {entity}", last_hop + 1, servers)
+    if plan.kind == "comparison":
+        for sq in plan.sub_queries:
+            if not sq.purpose.startswith("entity: ") or sq.purpose.endswith("(retry)"):
+                continue
+            entity = sq.purpose.removeprefix("entity: ")
+            if not any(mentions(f"{s.title}\n{s.text}", entity) for s in sources):
+                add(entity, f"entity: {entity} (retry)", sq.hop + 1, sq.sources)
+    unverifiable = sum(v.verdict == "unverifiable" for v in verdicts)
+    if verdicts and unverifiable / len(verdicts) >= UNVERIFIABLE_SHARE and sources:
+        best = _rank_sources(plan, sources, vectors)[0][1]
+        extra = _top_terms(best.text, exclude=plan.query, k=3)
+        if extra:
+            add(" ".join([plan.query, *extra]), "expanded", last_hop + 1, servers)
+    return new
+
+
+def _bridge_resolved(
+    latest: list[SubQuery], pool: list[Source], plan: Plan, vectors: SentenceVectors
+) -> bool:
+    """A bridge hop is done when its best source's best sentence holds every term the hop
+    asked about beyond the bridge name ("Christopher Nolan born" → a sentence with "born")."""
+    asked = [
+        t
+        for sq in latest
+        if sq.purpose.startswith("bridge: ")
+        for t in key_terms(sq.text, exclude=[sq.purpose.removeprefix("bridge: ")])
+    ]
+    if not asked:
+        return False
+    _, _, sentence = _rank_sources(plan, pool, vectors)[0]
+    return overlap(asked, sentence) == 1.0
+
+
+def bridge_entities(
+    plan: Plan, sources: list[Source], vectors: SentenceVectors
+) -> list[tuple[str, list[str]]]:
+    """Names in the best sources that the question does not mention, each with the question's
+    key terms that the source's best sentence does not already answer."""
+    found: list[tuple[str, list[str]]] = []
+    names_in_plan = {e.lower() for e in plan.entities} | {
+        sq.purpose.removeprefix("bridge: ").lower() for sq in plan.sub_queries
+    }
+    question_names = [w for e in plan.entities for w in words(e)]
+    ranked = _rank_sources(plan, sources, vectors)
+    for score, source, sentence in ranked[:2]:
+        if score < BRIDGE_SOURCE_SHARE * ranked[0][0]:
+            break
+        remaining = [
+            t for t in plan.key_terms if t not in question_names and overlap([t], sentence) == 0
+        ]
+        for name in [_clean_title(source.title), *_near_terms(sentence, plan.key_terms)]:
+            if (
+                name
+                and name.lower() not in names_in_plan
+                and not mentions(plan.query, name)
+                and not any(mentions(name, e) for e in plan.entities)
+                and any(w not in STOPWORDS | QUESTION_WORDS for w in words(name))
+                and not name.isdigit()
+            ):
+                names_in_plan.add(name.lower())
+                found.append((name, remaining))
+                break  # one name per source: the best one
+    return found
+
+
+def _rank_sources(
+    plan: Plan, sources: list[Source], vectors: SentenceVectors
+) -> list[tuple[float, Source, str]]:
+    """Sources by how well their best sentence answers the question, with that sentence."""
+    usable: dict[str, list[str]] = {}
+    for cand in candidate_sentences(sources):  # the claims' sentences: already embedded
+        usable.setdefault(cand.source.id, []).append(cand.text)
+    ranked = []
+    for source in sources:
+        sentences = usable.get(source.id) or split_sentences(source.text) or [source.text]
+        sims = vectors.cosine([plan.query], sentences)[0]
+        scores = [
+            float(sims[i]) + 0.2 * overlap(plan.key_terms, s) for i, s in enumerate(sentences)
+        ]
+        best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+        ranked.append(
+            (scores[best] + 0.05 * (source.score or 0.5), source.id, source, sentences[best])
+        )
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return [(score, source, sentence) for score, _, source, sentence in ranked]
+
+
+def _near_terms(sentence: str, terms: list[str]) -> list[str]:
+    """Capitalised names in the sentence, closest to a key-term match first."""
+    lowered = sentence.lower()
+    hits = [m.start() for t in terms for m in re.finditer(re.escape(t[:5]), lowered)]
+    names = capitalised_spans(sentence)
+    if not hits:
+        return names
+
+    def distance(name: str) -> int:
+        at = sentence.find(name)
+        return min(abs(at - h) for h in hits)
+
+    return sorted(names, key=lambda n: (distance(n), names.index(n)))
+
+
+def _clean_title(title: str) -> str:
+    """A source title usable as a name: no site suffix, not a path, URL or file name."""
+    title = re.split(r"\s+[-|–—]\s+", title.strip())[0].strip()
+    if (
+        not title
+        or "/" in title
+        or "\\" in title
+        or re.search(r"\.\w{1,4}$", title)
+        or len(title.split()) > 8
+        or title.lower() in {"readme", "untitled", "home", "index"}
+    ):
+        return ""
+    # A name is mostly capitalised ("Christopher Nolan", "Tesla, Inc."); a headline is not.
+    significant = [w for w in re.findall(r"[\w'’-]+", title) if w.lower() not in STOPWORDS]
+    capitalised = [w for w in significant if w[0].isupper() or w[0].isdigit()]
+    return title if significant and len(capitalised) >= 0.6 * len(significant) else ""
+
+
+def _top_terms(text: str, exclude: str, k: int) -> list[str]:
+    """The most frequent content words of ``text`` that ``exclude`` does not contain."""
+    skip = set(words(exclude))
+    counts = Counter(w for w in content_words(text) if w not in skip and not w.isdigit())
+    return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]

@@ -1,0 +1,340 @@
+"""Contradiction signals between two sentences about the same thing.
+
+The embedder scores "X reduces Y" and "X increases Y" as near-identical (cosine ≈ 0.99), so
+disagreement has to be read from the words. Five signals, each cheap and explainable:
+
+* **negation** — a negation (not, no, never, n't, without, neither, nor, cannot, "fail(s/ed)
+  to") in one sentence only;
+* **antonym** — the two sentences take opposite sides of one axis (increase/decrease,
+  promotes/inhibits, positive/negative, before/after, effective/ineffective, …);
+* **number** — both give a number for the same unit or keyword ("330 metres" / "300 m",
+  "population of 8,000" / "population of 9,000") and the values differ;
+* **year** — both date the same event ("founded in 1844" / "founded in 1846") differently;
+* **value** — the same slot filled with different names ("born in Warsaw" / "born in Paris").
+
+Negation and antonyms are polarity flips: a sentence with both ("does not increase" against
+"decreases") flips twice and agrees, so they count as a contradiction only when the number of
+flips is odd. Both are read in each sentence's clause closest to the other sentence, so a
+negation in an unrelated clause ("…, although it did not affect mortality") is ignored.
+Callers gate all signals on :func:`same_subject` (and on embedding similarity).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from backend.reasoning.offline.text import (
+    STOPWORDS,
+    capitalised_spans,
+    content_stems,
+    mentions,
+    stem,
+    word_set,
+    words,
+)
+
+SignalKind = Literal["negation", "antonym", "number", "year", "value"]
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One reason two sentences disagree, e.g. ``Signal("year", "1844 vs 1846")``."""
+
+    kind: SignalKind
+    detail: str
+
+    def describe(self) -> str:
+        """Human-readable: 'conflicting years (1844 vs 1846)'."""
+        label = {
+            "negation": "negation mismatch",
+            "antonym": "opposite terms",
+            "number": "conflicting numbers",
+            "year": "conflicting years",
+            "value": "different values for the same fact",
+        }[self.kind]
+        return f"{label} ({self.detail})"
+
+
+_NEGATIONS: Final = frozenset(
+    {"not", "no", "never", "without", "neither", "nor", "cannot", "none", "nobody", "nothing"}
+)
+_NEGATION_PHRASE: Final = re.compile(r"\bfail(?:s|ed|ing)? to\b|\bdid not\b|\bunable to\b", re.I)
+# "not only … but also" and "whether or not" do not negate anything.
+_NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
+
+# Each axis: (words on one side, words on the other), compared by stem.
+# fmt: off
+_AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "increase/decrease": (
+        ("increase", "increases", "increased", "rise", "rises", "rose", "risen", "raise", "raises",
+         "raised", "elevate", "elevated", "boost", "boosts", "upregulate", "upregulates",
+         "upregulated", "grow", "grows", "grew", "gain", "gains", "higher", "greater", "larger",
+         "more", "up"),
+        ("decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "reduction",
+         "decline", "declines", "declined", "fall", "falls", "fell", "fallen", "drop", "drops",
+         "dropped", "diminish", "diminishes", "diminished", "downregulate", "downregulates",
+         "downregulated", "shrink", "shrinks", "shrank", "loss", "lose", "loses", "lost",
+         "lower", "lowers", "lowered", "less", "fewer", "smaller", "down"),
+    ),
+    "promotes/inhibits": (
+        ("promote", "promotes", "promoted", "activate", "activates", "activated", "enhance",
+         "enhances", "enhanced", "induce", "induces", "induced", "stimulate", "stimulates",
+         "stimulated", "facilitate", "facilitates"),
+        ("inhibit", "inhibits", "inhibited", "suppress", "suppresses", "suppressed", "block",
+         "blocks", "blocked", "repress", "represses", "repressed", "impair", "impairs",
+         "impaired", "prevent", "prevents", "prevented", "attenuate", "attenuates"),
+    ),
+    "positive/negative": (("positive", "positively"), ("negative", "negatively")),
+    "before/after": (("before", "earlier", "earliest", "preceded", "predates"),
+                     ("after", "later", "latest", "followed", "postdates")),
+    "older/younger": (("older", "oldest"), ("younger", "youngest", "newer", "newest")),
+    "effective/ineffective": (("effective", "efficacious", "beneficial", "safe", "success",
+                               "successful"),
+                              ("ineffective", "inefficacious", "harmful", "unsafe", "failure",
+                               "unsuccessful")),
+    "faster/slower": (("faster", "fastest", "quicker"), ("slower", "slowest")),
+    "better/worse": (("better", "best", "improve", "improves", "improved", "improvement"),
+                     ("worse", "worst", "worsen", "worsens", "worsened", "deterioration")),
+    "present/absent": (("present", "presence", "include", "includes", "included"),
+                       ("absent", "absence", "exclude", "excludes", "excluded")),
+    "true/false": (("true", "correct", "accurate", "confirmed"),
+                   ("false", "incorrect", "inaccurate", "refuted", "myth")),
+}
+# fmt: on
+_AXIS_OF: Final[dict[str, tuple[str, int]]] = {
+    stem(word): (axis, side)
+    for axis, pair in _AXES.items()
+    for side in (0, 1)
+    for word in pair[side]
+}
+
+_MULTIPLIERS: Final = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_UNIT_SYNONYMS: Final = {
+    "percent": "%", "per": "%", "pct": "%", "metre": "m", "metres": "m", "meter": "m",
+    "meters": "m", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
+    "foot": "ft", "feet": "ft", "kilogram": "kg", "kilograms": "kg", "mile": "mi", "miles": "mi",
+    "year": "yr", "years": "yr", "yrs": "yr",
+}  # fmt: skip
+# Words, numbers ("1,310,696", "3.5", "45%") and single punctuation marks, which matter:
+# "in 1887, two years" is a year, "1887 participants" a count.
+_TOKEN: Final = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[A-Za-z0-9][\w'’\-.]*[A-Za-z0-9%]|[A-Za-z0-9%]|[^\w\s]"
+)
+_MONTHS: Final = word_set(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_CLAUSE_BREAK: Final = re.compile(
+    r"[;:]|,\s+(?=(?:but|although|though|while|whereas|however|yet|and)\b)"
+    r"|\b(?:but|although|though|whereas|however)\b",
+    re.I,
+)
+_ARTICLES: Final = frozenset({"the", "a", "an"})
+_YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
+
+
+def has_negation(sentence: str) -> bool:
+    """True when the sentence negates something."""
+    text = _NOT_NEGATION.sub(" ", sentence)
+    if _NEGATION_PHRASE.search(text):
+        return True
+    return any(w in _NEGATIONS or w.endswith("n't") for w in words(text))
+
+
+def polarity(sentence: str) -> dict[str, set[int]]:
+    """For each antonym axis the sentence touches, which sides (0, 1) it uses."""
+    sides: dict[str, set[int]] = {}
+    for word in words(sentence):
+        hit = _AXIS_OF.get(stem(word))
+        if hit is not None:
+            sides.setdefault(hit[0], set()).add(hit[1])
+    return sides
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Do the two sentences talk about the same thing?
+
+    Not when each opens with a different name that the other never mentions ("Arthur's
+    Magazine was founded …" / "First for Women was founded …"). Otherwise yes when they share
+    a name or at least half of the shorter one's content words.
+    """
+    spans_a, spans_b = capitalised_spans(a), capitalised_spans(b)
+    if spans_a and spans_b and not mentions(b, spans_a[0]) and not mentions(a, spans_b[0]):
+        return False
+    if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
+        return True
+    stems_a, stems_b = _plain_stems(a), _plain_stems(b)
+    if not stems_a or not stems_b:
+        return False
+    return len(stems_a & stems_b) / min(len(stems_a), len(stems_b)) >= 0.5
+
+
+def _plain_stems(text: str) -> frozenset[str]:
+    """Content stems without numbers and without the antonym/negation words themselves."""
+    return frozenset(s for s in content_stems(text) if not s[0].isdigit() and s not in _AXIS_OF)
+
+
+def contradiction_signals(a: str, b: str) -> list[Signal]:
+    """The reasons ``a`` and ``b`` disagree; [] when none is found. Assumes same subject."""
+    signals: list[Signal] = []
+    flips: list[Signal] = []
+    # Polarity is read in the clause that overlaps the other sentence most, so that "X
+    # reduced fractures, although it did not affect mortality" still agrees with "X reduces
+    # fractures".
+    clause_a, clause_b = focus_clause(a, b), focus_clause(b, a)
+    if has_negation(clause_a) != has_negation(clause_b):
+        flips.append(Signal("negation", "negated in one sentence only"))
+    pol_a, pol_b = polarity(clause_a), polarity(clause_b)
+    for axis in sorted(pol_a.keys() & pol_b.keys()):
+        if len(pol_a[axis]) == 1 and len(pol_b[axis]) == 1 and pol_a[axis] != pol_b[axis]:
+            flips.append(Signal("antonym", axis))
+    if len(flips) % 2 == 1:
+        signals.extend(flips)
+    signals.extend(_number_conflicts(a, b))
+    signals.extend(_year_conflicts(a, b))
+    signals.extend(_value_conflicts(a, b))
+    return signals
+
+
+def focus_clause(sentence: str, other: str) -> str:
+    """The clause of ``sentence`` sharing the most content words with ``other``."""
+    clauses = [c for c in _CLAUSE_BREAK.split(sentence) if c and c.strip()]
+    if len(clauses) <= 1:
+        return sentence
+    target = _plain_stems(other)
+    return max(clauses, key=lambda c: (len(_plain_stems(c) & target), -clauses.index(c)))
+
+
+def tokens(text: str) -> list[str]:
+    """Words, numbers and punctuation marks, in order."""
+    return _TOKEN.findall(text)
+
+
+def is_year_token(tokens: list[str], i: int) -> bool:
+    """A four-digit 1000–2099 token used as a year: not followed by a lower-case unit word
+    ("2000 participants" is a count, "in 1844 by" and "1844." are years)."""
+    token = tokens[i]
+    if not re.fullmatch(r"1\d{3}|20\d{2}", token):
+        return False
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    return not (nxt.islower() and nxt not in STOPWORDS and nxt not in _MONTHS)
+
+
+def quantities(text: str) -> dict[str, set[float]]:
+    """Numbers that are not years, keyed by their unit ("unit:m") or, without a unit, by
+    the content word before them ("key:popul")."""
+    found: dict[str, set[float]] = {}
+    toks = tokens(text)
+    for i, token in enumerate(toks):
+        if not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?%?", token):
+            continue
+        if is_year_token(toks, i):
+            continue
+        value = float(token.rstrip("%").replace(",", ""))
+        j = i + 1
+        unit: str | None = "%" if token.endswith("%") else None
+        if unit is None and j < len(toks) and toks[j].lower() in _MULTIPLIERS:
+            value *= _MULTIPLIERS[toks[j].lower()]
+            j += 1
+        if unit is None and j < len(toks):
+            word = toks[j].lower()
+            if word == "%" or (word.isalpha() and word not in STOPWORDS):
+                unit = _UNIT_SYNONYMS.get(word, stem(word))
+        if unit is not None:
+            found.setdefault(f"unit:{unit}", set()).add(value)
+            continue
+        before = [t.lower() for t in toks[max(0, i - 3) : i]]
+        keys = [w for w in before if w.isalpha() and w not in STOPWORDS]
+        if keys:
+            found.setdefault(f"key:{stem(keys[-1])}", set()).add(value)
+    return found
+
+
+def _number_conflicts(a: str, b: str) -> list[Signal]:
+    qa, qb = quantities(a), quantities(b)
+    out = []
+    for key in sorted(qa.keys() & qb.keys()):
+        if not any(_close(x, y) for x in qa[key] for y in qb[key]):
+            unit = key.split(":", 1)[1]
+            out.append(Signal("number", f"{_fmt(qa[key])} vs {_fmt(qb[key])} ({unit})"))
+    return out
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= 0.01 * max(abs(x), abs(y), 1e-9)
+
+
+def _fmt(values: set[float]) -> str:
+    return "/".join(f"{v:g}" for v in sorted(values))
+
+
+def dated_events(text: str) -> dict[str, set[int]]:
+    """Years keyed by the content word before them ("founded in 1844" → {"found": {1844}}),
+    plus every year under "*"."""
+    toks = tokens(text)
+    events: dict[str, set[int]] = {}
+    for i in range(len(toks)):
+        if not is_year_token(toks, i):
+            continue
+        year = int(toks[i])
+        events.setdefault("*", set()).add(year)
+        for prev in reversed(toks[max(0, i - 4) : i]):
+            word = prev.lower()
+            if prev.isalpha() and prev.islower() and word not in STOPWORDS | _MONTHS:
+                events.setdefault(stem(word), set()).add(year)
+                break
+            if not (word in _YEAR_WORDS or word in _MONTHS or word.isdigit()):
+                break
+    return events
+
+
+def _year_conflicts(a: str, b: str) -> list[Signal]:
+    ea, eb = dated_events(a), dated_events(b)
+    if "*" not in ea or "*" not in eb or ea["*"] & eb["*"]:
+        return []
+    shared = sorted((ea.keys() & eb.keys()) - {"*"})
+    if shared:
+        key = shared[0]
+        return [Signal("year", f"{_years(ea[key])} vs {_years(eb[key])} ({key})")]
+    # No shared anchor word: still a conflict when each dates one event and the sentences
+    # are otherwise nearly the same.
+    stems_a, stems_b = _plain_stems(a), _plain_stems(b)
+    if len(ea["*"]) == 1 and len(eb["*"]) == 1 and stems_a and stems_b:
+        common = len(stems_a & stems_b) / min(len(stems_a), len(stems_b))
+        if common >= 0.6:
+            return [Signal("year", f"{_years(ea['*'])} vs {_years(eb['*'])}")]
+    return []
+
+
+def _years(values: set[int]) -> str:
+    return "/".join(str(v) for v in sorted(values))
+
+
+def slot_values(text: str) -> dict[tuple[str, ...], str]:
+    """Names filling a slot: the lower-case words right before a capitalised name
+    ("born in Paris" → {("born", "in"): "Paris"}). Slots need a content word."""
+    slots: dict[tuple[str, ...], str] = {}
+    for name in capitalised_spans(text):
+        start = text.find(name)
+        if start <= 0:
+            continue
+        before = [w for w in re.findall(r"[A-Za-z]+", text[:start])[-3:] if w not in _ARTICLES]
+        before = before[-2:]
+        if not before or any(not w.islower() for w in before):
+            before = [w for w in before[-1:] if w.islower()]
+        if any(w not in STOPWORDS for w in before):
+            slots.setdefault(tuple(stem(w) for w in before), name)
+    return slots
+
+
+def _value_conflicts(a: str, b: str) -> list[Signal]:
+    sa, sb = slot_values(a), slot_values(b)
+    out = []
+    for slot in sorted(sa.keys() & sb.keys()):
+        va, vb = sa[slot], sb[slot]
+        if va.lower() in b.lower() or vb.lower() in a.lower():
+            continue
+        out.append(Signal("value", f"{' '.join(slot)} {va} vs {vb}"))
+    return out

@@ -1,0 +1,184 @@
+"""Fact-checking a claim against what the other sources say.
+
+Evidence for a claim comes from every source except the one the claim was taken from (its
+first ``source_ids`` entry) and other chunks of that same document (same ``doc_id`` or URL):
+those are not independent. Sources merged into the claim as near-duplicates therefore count
+as agreeing witnesses. A claim with no ``source_ids`` is checked against every source; that is
+how a free-standing claim is checked against a corpus (SciFact-style).
+
+For each evidence source, its (at most two) usable sentences (those claims are drawn from:
+4–90 words, no headings, code fences or table rows) most similar to the claim with cosine
+≥ :data:`RELEVANT` are read. A sentence **contradicts** when it is about the same thing
+(:func:`~backend.reasoning.offline.signals.same_subject`) and shows a contradiction signal
+(negation, antonym, number, year, value); otherwise it **supports** when cosine ≥
+:data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words;
+otherwise it is **neutral**. ``weight = cosine × source quality`` (0.5 when unscored).
+
+Per source the strongest supporting and the strongest contradicting weight count, so one
+long document cannot outvote several short ones. With S and C the sums over sources:
+
+* **supported** when S > C and S ≥ :data:`MIN_WEIGHT`;
+  ``confidence = (S − C) / (S + C + 0.5)``
+* **contradicted** when C ≥ S and C ≥ :data:`MIN_WEIGHT`;
+  ``confidence = (C − S) / (S + C + 0.5)``
+* **unverifiable** otherwise (no relevant sentence, only neutral ones, or too little weight);
+  ``confidence = 0``.
+
+The 0.5 in the denominator keeps a single witness from making anyone certain: one source at
+cosine 0.8 and quality 0.7 gives 0.53; two such sources 0.69; and higher-quality witnesses give
+higher confidence. Confidence is rounded to four places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+
+from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
+from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
+from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.signals import Signal, contradiction_signals, same_subject
+from backend.reasoning.offline.text import content_stems
+
+RELEVANT: Final = 0.55
+SUPPORTS: Final = 0.7
+LEXICAL_SUPPORT: Final = 0.6
+MIN_WEIGHT: Final = 0.2
+PER_SOURCE: Final = 2
+SMOOTHING: Final = 0.5
+KEEP: Final = 3  # evidence items kept per stance
+
+Stance = Literal["supports", "contradicts", "neutral"]
+
+
+@dataclass(slots=True)
+class _Reading:
+    source: Source
+    sentence: str
+    similarity: float
+    stance: Stance
+    signals: list[Signal]
+
+    @property
+    def weight(self) -> float:
+        return round(self.similarity * quality(self.source), 4)
+
+
+def verify_claims(
+    claims: list[Claim], sources: list[Source], vectors: SentenceVectors
+) -> list[Verdict]:
+    """One verdict per claim, in the claims' order."""
+    # The same sentences the claims were drawn from, so their vectors are already cached.
+    candidates = candidate_sentences(sources)
+    by_source: dict[str, list[Candidate]] = {}
+    for cand in candidates:
+        by_source.setdefault(cand.source.id, []).append(cand)
+    sims = vectors.cosine([c.text for c in claims], [c.text for c in candidates])
+    return [_verify(claim, sources, by_source, sims[row]) for row, claim in enumerate(claims)]
+
+
+def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[Signal]]:
+    """How one relevant sentence bears on the claim, with the contradiction signals seen."""
+    if same_subject(claim, sentence):
+        signals = contradiction_signals(claim, sentence)
+        if signals:
+            return "contradicts", signals
+    if similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT:
+        return "supports", []
+    return "neutral", []
+
+
+def lexical_support(claim: str, sentence: str) -> float:
+    """Share of the claim's content words (stems) that the sentence also uses."""
+    mine = content_stems(claim)
+    return len(mine & content_stems(sentence)) / len(mine) if mine else 0.0
+
+
+def _independent(claim: Claim, sources: list[Source]) -> list[Source]:
+    if not claim.source_ids:
+        return list(sources)
+    origin = next((s for s in sources if s.id == claim.source_ids[0]), None)
+    out = []
+    for source in sources:
+        if origin is not None and (
+            source.id == origin.id
+            or (origin.doc_id is not None and source.doc_id == origin.doc_id)
+            or (origin.url is not None and source.url == origin.url)
+        ):
+            continue
+        out.append(source)
+    return out
+
+
+def _verify(
+    claim: Claim,
+    sources: list[Source],
+    by_source: dict[str, list[Candidate]],
+    sims: np.ndarray,
+) -> Verdict:
+    readings: list[_Reading] = []
+    for source in _independent(claim, sources):
+        ranked = sorted(by_source.get(source.id, []), key=lambda c: (-sims[c.index], c.index))
+        for cand in ranked[:PER_SOURCE]:
+            similarity = float(sims[cand.index])
+            if similarity >= RELEVANT:
+                label, signals = stance(claim.text, cand.text, similarity)
+                readings.append(_Reading(source, cand.text, similarity, label, signals))
+    return _decide(claim, readings)
+
+
+def _strongest(readings: list[_Reading], label: Stance) -> list[_Reading]:
+    """Per source, its strongest reading with this stance; strongest first."""
+    best: dict[str, _Reading] = {}
+    for r in readings:
+        if r.stance == label and (r.source.id not in best or r.weight > best[r.source.id].weight):
+            best[r.source.id] = r
+    return sorted(best.values(), key=lambda r: (-r.weight, r.source.id))
+
+
+def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
+    support, against = _strongest(readings, "supports"), _strongest(readings, "contradicts")
+    s = round(sum(r.weight for r in support), 4)
+    c = round(sum(r.weight for r in against), 4)
+    kept = [*support[:KEEP], *against[:KEEP]]
+    label: VerdictLabel
+    if s > c and s >= MIN_WEIGHT:
+        label, confidence = "supported", (s - c) / (s + c + SMOOTHING)
+        top = support[0]
+        why = (
+            f"Supported by {_ids(support)}: strongest {top.source.id} "
+            f"(similarity {top.similarity:.2f} × quality {quality(top.source):.2f})"
+        )
+        if against:
+            why += f"; outweighs {_ids(against)} ({against[0].signals[0].describe()})"
+    elif c >= s and c >= MIN_WEIGHT:
+        label, confidence = "contradicted", (c - s) / (s + c + SMOOTHING)
+        top = against[0]
+        why = f"Contradicted by {_ids(against)}: {top.signals[0].describe()} in {top.source.id}"
+        if support:
+            why += f", outweighing support from {_ids(support)}"
+    else:
+        label, confidence = "unverifiable", 0.0
+        if not readings:
+            why = f"No other source has a sentence similar to it (cosine ≥ {RELEVANT})"
+        elif not support and not against:
+            kept = _strongest(readings, "neutral")[:KEEP]
+            why = "Other sources touch the topic but neither confirm nor contradict it"
+        else:
+            why = f"Evidence too weak (support {s:.2f}, contradiction {c:.2f}, need {MIN_WEIGHT})"
+    return Verdict(
+        claim_id=claim.id,
+        verdict=label,
+        confidence=round(min(1.0, max(0.0, confidence)), 4),
+        evidence=[
+            EvidenceItem(source_id=r.source.id, quote=r.sentence, stance=r.stance, weight=r.weight)
+            for r in kept
+        ],
+        rationale=why + ".",
+    )
+
+
+def _ids(readings: list[_Reading]) -> str:
+    return ", ".join(r.source.id for r in readings)

@@ -1,0 +1,99 @@
+"""Claim extraction: verbatim, relevant, de-duplicated across sources, capped."""
+
+from __future__ import annotations
+
+from backend.reasoning.offline import OfflineEngine
+from mcp_servers.document_store.embeddings import Embedder
+from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
+
+QUESTION = "Which magazine was started first, Arthur's Magazine or First for Women?"
+
+
+async def test_every_claim_is_a_verbatim_sentence_of_each_of_its_sources(
+    engine: OfflineEngine,
+) -> None:
+    sources = magazines()
+    plan = await engine.plan(QUESTION, ["web"])
+    claims = await engine.extract_claims(plan, sources)
+    by_id = {s.id: s for s in sources}
+    assert claims
+    for claim in claims:
+        assert claim.text in by_id[claim.source_ids[0]].text
+
+
+async def test_relevant_sentences_are_chosen_over_irrelevant_ones(engine: OfflineEngine) -> None:
+    text = (
+        "The museum cafe is open from 9am to 5pm on weekdays. Canberra is the capital city of "
+        "Australia. Visitors can park for free in the underground garage. The gift shop sells "
+        "postcards and books about the collection."
+    )
+    plan = await engine.plan("What is the capital of Australia?", ["web"])
+    claims = await engine.extract_claims(plan, [source("S1", "Visitor guide", text)])
+    assert claims[0].text == "Canberra is the capital city of Australia."
+    assert all("postcards" not in c.text for c in claims)
+
+
+async def test_the_same_fact_in_two_sources_becomes_one_claim_citing_both(
+    engine: OfflineEngine,
+) -> None:
+    sources = [
+        source(
+            "S1",
+            "Canberra",
+            "Canberra is the capital city of Australia. It lies at the northern end of the "
+            "Australian Capital Territory.",
+        ),
+        source(
+            "S2",
+            "Australia facts",
+            "Canberra is the capital of Australia. Sydney is the country's largest city.",
+        ),
+    ]
+    plan = await engine.plan("What is the capital of Australia?", ["web"])
+    claims = await engine.extract_claims(plan, sources)
+    capital = [c for c in claims if "capital" in c.text and c.text.startswith("Canberra")]
+    assert len(capital) == 1
+    assert capital[0].source_ids == ["S1", "S2"]
+
+
+async def test_near_identical_sentences_that_disagree_are_not_merged(
+    engine: OfflineEngine,
+) -> None:
+    sources = [
+        source("S1", "Tower facts", "The Eiffel Tower was completed in 1889 in Paris."),
+        source("S2", "Tower myths", "The Eiffel Tower was completed in 1887 in Paris."),
+    ]
+    plan = await engine.plan("When was the Eiffel Tower completed?", ["web"])
+    claims = await engine.extract_claims(plan, sources)
+    assert {c.text for c in claims} == {s.text for s in sources}
+    assert all(len(c.source_ids) == 1 for c in claims)
+
+
+async def test_claims_are_capped_per_sub_query(engine: OfflineEngine) -> None:
+    text = " ".join(
+        f"Canberra hosted national event number {n} for Australian citizens in its capital."
+        for n in range(1, 15)
+    )
+    plan = await engine.plan("What events does Canberra, the capital of Australia, host?", ["web"])
+    claims = await engine.extract_claims(plan, [source("S1", "Events", text)])
+    assert 1 <= len(claims) <= 4
+
+
+async def test_extraction_is_deterministic(embedder: Embedder) -> None:
+    plan = await OfflineEngine(embedder=embedder).plan(QUESTION, ["web"])
+    first = await OfflineEngine(embedder=embedder).extract_claims(plan, magazines())
+    second = await OfflineEngine(embedder=embedder).extract_claims(plan, magazines())
+    assert first == second
+
+
+async def test_a_sentence_is_filed_under_the_part_it_answers_best(engine: OfflineEngine) -> None:
+    plan = await engine.plan(RAG_QUESTION, ["web"])
+    claims = await engine.extract_claims(plan, rag())
+    filed = {c.text: c.sub_query_id for c in claims}
+    assert (
+        filed[
+            "By grounding answers in retrieved documents, RAG reduces hallucinations because the "
+            "model can cite the facts it uses."
+        ]
+        == "q2"
+    )

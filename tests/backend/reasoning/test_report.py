@@ -1,0 +1,210 @@
+"""The report: answer first, cited sentences, exact quotes, contested claims, sources."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from backend.reasoning.models import Plan, Report, Source
+from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.text import split_sentences
+from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
+
+MAGAZINES = "Which magazine was started first, Arthur's Magazine or First for Women?"
+
+
+async def _run(engine: OfflineEngine, question: str, sources: list[Source]) -> tuple[Plan, Report]:
+    plan = await engine.plan(question, ["docs", "web"])
+    claims = await engine.extract_claims(plan, sources)
+    verdicts = await engine.verify(claims, sources)
+    return plan, await engine.write_report(plan, claims, verdicts, sources)
+
+
+def _body(markdown: str) -> list[str]:
+    """The lines between the answer heading and the sources list, headings excluded."""
+    body = markdown.split("## Sources")[0]
+    return [ln for ln in body.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def _sentences(line: str) -> list[str]:
+    """Sentences of a report line; a citation marker followed by a capital ends one."""
+    pieces = re.split(r"(?<=\])\s+(?=[A-Z“\"])", line)
+    return [s for piece in pieces for s in split_sentences(piece)]
+
+
+async def test_the_report_opens_with_the_direct_answer(engine: OfflineEngine) -> None:
+    _, report = await _run(engine, MAGAZINES, magazines())
+    lines = report.markdown.splitlines()
+    assert lines[0] == "## Answer"
+    assert lines[2] == report.answer
+
+
+async def test_which_first_names_the_entity_with_the_earlier_year(engine: OfflineEngine) -> None:
+    _, report = await _run(engine, MAGAZINES, magazines())
+    assert report.answer.startswith(
+        "Arthur's Magazine was started first (1844, versus 1989 for First for Women) ["
+    )
+
+
+def _eiffel() -> list[Source]:
+    return [
+        source("S1", "Tower facts", "The Eiffel Tower was completed in 1889 in Paris.", score=0.8),
+        source("S2", "Tower trivia", "The Eiffel Tower was completed in 1887 in Paris.", score=0.5),
+    ]
+
+
+CASES = [
+    (MAGAZINES, magazines),
+    (RAG_QUESTION, rag),
+    ("When was the Eiffel Tower completed?", _eiffel),
+]
+
+
+@pytest.mark.parametrize(("question", "corpus"), CASES)
+async def test_every_body_sentence_carries_a_citation(
+    engine: OfflineEngine, question: str, corpus: Callable[[], list[Source]]
+) -> None:
+    _, report = await _run(engine, question, corpus())
+    for line in _body(report.markdown):
+        for sentence in _sentences(line):
+            assert re.search(r"\[\d+\]", sentence), sentence
+
+
+@pytest.mark.parametrize(("question", "corpus"), CASES)
+async def test_every_citation_quote_is_found_in_its_source(
+    engine: OfflineEngine, question: str, corpus: Callable[[], list[Source]]
+) -> None:
+    sources = corpus()
+    _, report = await _run(engine, question, sources)
+    by_id = {s.id: s for s in sources}
+    assert report.citations
+    for citation in report.citations:
+        assert citation.quote in by_id[citation.source_id].text
+
+
+async def test_citation_numbers_follow_first_use_and_match_the_sources_list(
+    engine: OfflineEngine,
+) -> None:
+    _, report = await _run(engine, MAGAZINES, magazines())
+    used = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", report.markdown)))
+    assert used == list(range(1, len(used) + 1))
+    listed = re.findall(r"^(\d+)\. ", report.markdown.split("## Sources")[1], flags=re.M)
+    assert [int(n) for n in listed] == used
+    numbers = {c.source_id: c.n for c in report.citations}
+    assert len(set(numbers.values())) == len(numbers)
+
+
+async def test_the_sources_list_shows_quality_and_its_parts(engine: OfflineEngine) -> None:
+    _, report = await _run(engine, MAGAZINES, magazines())
+    sources_part = report.markdown.split("## Sources")[1]
+    assert (
+        "Arthur's Magazine — https://en.wikipedia.org/wiki/Arthur%27s_Magazine — quality 0.62 "
+        "(domain 0.65, recency 0.60, depth 0.40)" in sources_part
+    )
+
+
+async def test_a_contradicted_claim_is_flagged_and_cites_the_contradicting_source(
+    engine: OfflineEngine,
+) -> None:
+    sources = _eiffel()
+    _, report = await _run(engine, "When was the Eiffel Tower completed?", sources)
+    contested = [ln for ln in report.markdown.splitlines() if "**Contested:**" in ln]
+    assert contested
+    assert all("Contradicted by:" in ln for ln in contested)
+    quoted = {c.quote for c in report.citations}
+    assert {s.text for s in sources} <= quoted
+
+
+async def test_a_claim_nobody_else_confirms_is_marked(engine: OfflineEngine) -> None:
+    sources = [
+        source(
+            "S1",
+            "Canberra",
+            "Canberra is the capital city of Australia. It was founded in 1913.",
+        )
+    ]
+    _, report = await _run(engine, "What is the capital of Australia?", sources)
+    assert report.answer == (
+        "Canberra is the capital city of Australia. [1] (not independently confirmed)"
+    )
+
+
+async def test_a_yes_no_comparison_answers_yes_as_a_heuristic(engine: OfflineEngine) -> None:
+    sources = [
+        source(
+            "S1",
+            "Scott Derrickson",
+            "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "
+            "producer. He lives in Los Angeles, California.",
+            sub_query_ids=["q1", "q3"],
+        ),
+        source(
+            "S2",
+            "Ed Wood",
+            "Edward Davis Wood Jr. (October 10, 1924 – December 10, 1978) was an American "
+            "filmmaker, actor, writer, producer, and director.",
+            sub_query_ids=["q2", "q3"],
+        ),
+    ]
+    _, report = await _run(
+        engine, "Were Scott Derrickson and Ed Wood of the same nationality?", sources
+    )
+    assert report.answer.startswith("Yes (a heuristic reading of the checked claims")
+    assert "American" in report.answer and "[1][2]" in report.answer
+
+
+async def test_a_report_without_claims_says_so_without_citing(engine: OfflineEngine) -> None:
+    plan = await engine.plan("What is the capital of Australia?", ["web"])
+    report = await engine.write_report(plan, [], [], [])
+    assert report.citations == []
+    assert "do not contain a statement" in report.answer
+
+
+async def test_the_report_is_deterministic(engine: OfflineEngine) -> None:
+    _, first = await _run(engine, MAGAZINES, magazines())
+    _, second = await _run(OfflineEngine(), MAGAZINES, magazines())
+    assert first == second
+
+
+async def test_is_x_older_than_y_answers_no_when_y_came_first(engine: OfflineEngine) -> None:
+    sources = [
+        source(
+            "S1",
+            "Python (programming language)",
+            "Python was first released in 1991 by Guido van Rossum. It emphasises readability.",
+            sub_query_ids=["q1", "q3"],
+        ),
+        source(
+            "S2",
+            "Lisp (programming language)",
+            "Lisp was specified in 1958 by John McCarthy at MIT. It is the second-oldest "
+            "high-level language still in use.",
+            sub_query_ids=["q2", "q3"],
+        ),
+    ]
+    _, report = await _run(engine, "Is Python older than Lisp?", sources)
+    assert report.answer.startswith("No: Lisp is older (1958, versus 1991 for Python) [")
+
+
+async def test_a_multi_part_answer_takes_one_claim_per_part_in_order(
+    engine: OfflineEngine,
+) -> None:
+    plan, report = await _run(engine, RAG_QUESTION, rag())
+    assert plan.kind == "multi_part"
+    assert report.answer.startswith(
+        "Retrieval-Augmented Generation (RAG) is the process of optimizing the output"
+    )
+    sentences = _sentences(report.answer)
+    assert len(sentences) == 2
+    for sentence in sentences:
+        assert re.search(r"\[\d+\]", sentence), sentence
+
+
+async def test_when_every_claim_is_contested_the_answer_says_the_sources_disagree(
+    engine: OfflineEngine,
+) -> None:
+    _, report = await _run(engine, "When was the Eiffel Tower completed?", _eiffel())
+    assert report.answer.startswith("The sources disagree: The Eiffel Tower was completed in")
+    assert "Contradicted by:" in report.answer

@@ -1,0 +1,59 @@
+"""Sentence splitting, key terms and entity candidates."""
+
+from __future__ import annotations
+
+from backend.reasoning.offline.text import (
+    capitalised_spans,
+    entity_candidates,
+    key_terms,
+    split_sentences,
+)
+
+
+def test_sentences_do_not_split_after_abbreviations_initials_or_decimals() -> None:
+    text = (
+        "Dr. Smith moved to the U.S. in 1990, e.g. for work. J. R. R. Tolkien earned 3.5 "
+        "million pounds. Did it sell well? It did!"
+    )
+    assert split_sentences(text) == [
+        "Dr. Smith moved to the U.S. in 1990, e.g. for work.",
+        "J. R. R. Tolkien earned 3.5 million pounds.",
+        "Did it sell well?",
+        "It did!",
+    ]
+
+
+def test_sentences_are_exact_slices_of_the_text() -> None:
+    text = 'He said "It works." Then he left.\n\n- A list item\n- Another item with T.S. Eliot'
+    for sentence in split_sentences(text):
+        assert sentence in text
+
+
+def test_key_terms_drop_question_and_comparison_words() -> None:
+    terms = key_terms("Which magazine was started first, Arthur's Magazine or First for Women?")
+    assert terms == ["magazine", "started", "arthur", "women"]
+
+
+def test_capitalised_spans_join_connectors_and_leading_numbers() -> None:
+    spans = capitalised_spans("Are Random House Tower and 888 7th Avenue both in New York City?")
+    assert spans == ["Random House Tower", "888 7th Avenue", "New York City"]
+
+
+def test_a_comma_ends_a_name() -> None:
+    spans = capitalised_spans("He was born in Westminster, London, and studied at Oxford.")
+    assert spans == ["Westminster", "London", "Oxford"]
+
+
+def test_entity_candidates_include_quoted_titles_and_years() -> None:
+    found = entity_candidates('Who directed "Big Stone Gap", released in 2014 by Picturehouse?')
+    assert found == ["Big Stone Gap", "Picturehouse", "2014"]
+
+
+def test_list_items_are_sentences_without_their_bullets() -> None:
+    text = "Scores come from three parts:\n- domain authority\n- recency of the page\n1. depth"
+    assert split_sentences(text) == [
+        "Scores come from three parts:",
+        "domain authority",
+        "recency of the page",
+        "depth",
+    ]

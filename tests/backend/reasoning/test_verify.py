@@ -1,0 +1,177 @@
+"""Fact-checking claims against the other sources."""
+
+from __future__ import annotations
+
+from backend.reasoning.models import Claim, Source, Verdict
+from backend.reasoning.offline import OfflineEngine
+from tests.backend.reasoning.corpus import source
+
+
+async def _check(engine: OfflineEngine, claim: str, other: str, *, quality: float = 0.7) -> Verdict:
+    sources = [source("S1", "Claim source", claim), source("S2", "Other", other, score=quality)]
+    verdicts = await engine.verify([Claim(id="C1", text=claim, source_ids=["S1"])], sources)
+    return verdicts[0]
+
+
+async def test_a_claim_another_source_agrees_with_is_supported(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair.",
+        "Gustave Eiffel's company finished building the Eiffel Tower in 1889 for the "
+        "Exposition Universelle, the World's Fair held in Paris.",
+    )
+    assert verdict.verdict == "supported"
+    assert 0 < verdict.confidence < 1
+    assert [(e.source_id, e.stance) for e in verdict.evidence] == [("S2", "supports")]
+
+
+async def test_a_negated_statement_contradicts(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "Vitamin D supplementation reduces the risk of hip fractures in older adults.",
+        "In the trial, vitamin D supplementation did not reduce the risk of hip fractures in "
+        "older adults.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "negation" in verdict.rationale
+
+
+async def test_a_different_number_for_the_same_quantity_contradicts(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "The Eiffel Tower is 330 metres tall.",
+        "Including its antennas, the Eiffel Tower is 300 metres tall.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "330 vs 300" in verdict.rationale
+
+
+async def test_a_different_year_for_the_same_event_contradicts(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "The Eiffel Tower was completed in 1889.",
+        "The Eiffel Tower was completed in 1887, two years before the fair.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "1889 vs 1887" in verdict.rationale
+    assert verdict.evidence[0].quote == (
+        "The Eiffel Tower was completed in 1887, two years before the fair."
+    )
+
+
+async def test_an_antonym_contradicts(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "Regular aerobic exercise increases HDL cholesterol levels in adults.",
+        "Regular aerobic exercise decreases HDL cholesterol levels in adults, the study found.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "increase/decrease" in verdict.rationale
+
+
+async def test_a_different_name_in_the_same_slot_contradicts(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "Marie Curie was born in Warsaw in 1867.",
+        "Marie Curie was born in Paris in 1867 to a family of teachers.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "Warsaw vs Paris" in verdict.rationale
+
+
+async def test_the_same_slot_for_different_people_is_not_a_contradiction(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine, "Marie Curie was born in Warsaw.", "Pierre Curie was born in Paris."
+    )
+    assert verdict.verdict == "unverifiable"
+
+
+async def test_a_claim_no_other_source_speaks_to_is_unverifiable(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "The Eiffel Tower was repainted for the 19th time in 2019.",
+        "Vitamin D is produced in the skin after exposure to sunlight.",
+    )
+    assert verdict.verdict == "unverifiable"
+    assert verdict.confidence == 0.0
+    assert verdict.evidence == []
+
+
+async def test_support_from_better_sources_gives_higher_confidence(
+    engine: OfflineEngine,
+) -> None:
+    claim = "Canberra is the capital city of Australia."
+    other = "The capital of Australia is Canberra, a planned city in the ACT."
+    weak = await _check(engine, claim, other, quality=0.45)
+    strong = await _check(engine, claim, other, quality=0.9)
+    assert weak.verdict == strong.verdict == "supported"
+    assert strong.confidence > weak.confidence
+
+
+async def test_a_free_standing_claim_is_checked_against_every_source(
+    engine: OfflineEngine,
+) -> None:
+    corpus = [
+        source(
+            "D1",
+            "Vitamin D and fractures: a randomised trial",
+            "We randomised 2,686 adults aged 65 to 85 to vitamin D or placebo every four months "
+            "for five years. Vitamin D supplementation reduced the incidence of hip fractures "
+            "in older adults by 22%.",
+        ),
+        source(
+            "D2",
+            "Coffee and sleep",
+            "Caffeine taken six hours before bedtime reduced total sleep time by one hour.",
+        ),
+    ]
+    claim = Claim(
+        id="C1",
+        text="Vitamin D supplementation reduces the risk of hip fractures in older adults.",
+        source_ids=[],
+    )
+    [verdict] = await engine.verify([claim], corpus)
+    assert verdict.verdict == "supported"
+    assert {e.source_id for e in verdict.evidence} == {"D1"}
+
+
+async def test_another_chunk_of_the_same_document_is_not_independent_evidence(
+    engine: OfflineEngine,
+) -> None:
+    sentence = "Canberra is the capital city of Australia."
+    chunks: list[Source] = [
+        source("S1", "Canberra", sentence, doc_id="doc-7", url="https://example.org/canberra"),
+        source("S2", "Canberra", sentence, doc_id="doc-7", url="https://example.org/canberra"),
+    ]
+    [verdict] = await engine.verify([Claim(id="C1", text=sentence, source_ids=["S1"])], chunks)
+    assert verdict.verdict == "unverifiable"
+
+
+async def test_every_evidence_quote_is_verbatim_from_its_source(engine: OfflineEngine) -> None:
+    sources = [
+        source("S1", "A", "The Eiffel Tower is 330 metres tall. It was completed in 1889."),
+        source("S2", "B", "Standing 330 metres high, the Eiffel Tower dominates the skyline."),
+        source("S3", "C", "The Eiffel Tower is 300 metres tall without its antennas."),
+    ]
+    claim = Claim(id="C1", text="The Eiffel Tower is 330 metres tall.", source_ids=["S1"])
+    [verdict] = await engine.verify([claim], sources)
+    by_id = {s.id: s for s in sources}
+    assert verdict.evidence
+    for item in verdict.evidence:
+        assert item.quote in by_id[item.source_id].text
+
+
+async def test_a_negation_in_an_unrelated_clause_does_not_contradict(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Vitamin D supplementation reduces the risk of hip fractures in older adults.",
+        "Vitamin D supplementation reduced the risk of hip fractures in older adults, although "
+        "it did not change overall mortality.",
+    )
+    assert verdict.verdict == "supported"
