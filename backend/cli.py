@@ -215,6 +215,9 @@ def research(
     except ServerUnavailable as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
     text = render(result, fmt)
     if output:
         output.write_text(text)
@@ -249,3 +252,41 @@ def eval_retrieval(
 
 if __name__ == "__main__":
     app()
+
+
+@eval_app.command("hotpotqa")
+def eval_hotpotqa(
+    data: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    limit: Annotated[int | None, typer.Option(min=1, help="Ask only the first N questions")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Store to build (default: a temp dir)")
+    ] = None,
+) -> None:
+    """Multi-hop research quality of the whole graph; one JSON object on stdout."""
+    from backend.evals.hotpotqa import run
+    from backend.reasoning.offline.engine import OfflineEngine
+
+    with tempfile.TemporaryDirectory(prefix="marsa-hotpot-") as tmp:
+        settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
+        report = asyncio.run(run(data, limit, settings, OfflineEngine))
+    sys.stdout.write(json.dumps(report) + "\n")
+
+
+@eval_app.command("scifact-verify")
+def eval_scifact_verify(
+    corpus: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    claims: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
+    limit: Annotated[int | None, typer.Option(min=1, help="Check only the first N claims")] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(help="Store to use; an existing store with the corpus skips re-embedding"),
+    ] = None,
+) -> None:
+    """The fact-checker's verdicts against SciFact labels; one JSON object on stdout."""
+    from backend.evals.scifact_verify import run
+    from backend.reasoning.offline.engine import OfflineEngine
+
+    with tempfile.TemporaryDirectory(prefix="marsa-scifact-") as tmp:
+        settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
+        report = asyncio.run(run(corpus, claims, settings, OfflineEngine(), limit=limit))
+    sys.stdout.write(json.dumps(report) + "\n")

@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         default=200,
         ge=20,
         le=2000,
-        description="Words per chunk (a section up to 1.3x stays whole).",
+        description="Words per chunk (a section up to 1.5x stays whole).",
     )
     chunk_overlap: int = Field(
         default=40, ge=0, le=500, description="Words shared by consecutive chunks."
@@ -101,6 +101,22 @@ class Settings(BaseSettings):
         default=2, ge=0, le=5, description="Retries on 5xx; never waits for a rate-limit reset."
     )
 
+    # --- reasoning ------------------------------------------------------
+    llm: str | None = Field(
+        default=None,
+        description="Chat model as provider:model (anthropic:…, openai:…, ollama:…, "
+        "openai-compatible:… with MARSA_LLM_BASE_URL); unset: the built-in offline engine.",
+    )
+    llm_base_url: str | None = Field(
+        default=None, description="Base URL for ollama or an OpenAI-compatible server."
+    )
+    llm_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MARSA_LLM_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"),
+        description="Key for the chat model's provider.",
+    )
+    llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+
     # --- servers and client ---------------------------------------------
     docs_server_url: str | None = Field(
         default=None,
@@ -123,7 +139,7 @@ class Settings(BaseSettings):
 
     def secrets(self) -> list[str]:
         """Secret values that must never appear in a log line or an error message."""
-        values = [self.tavily_api_key, self.github_token, self.embedder_api_key]
+        values = [self.tavily_api_key, self.github_token, self.embedder_api_key, self.llm_api_key]
         return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
 
 

@@ -1,0 +1,1 @@
+"""The research graph: planner → researcher → fact-checker → synthesizer, with refinement."""

@@ -1,0 +1,39 @@
+"""fact-checker: extract the claims that matter and check each against other sources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from backend.graph.context import ResearchContext
+from backend.graph.nodes.common import node_span
+from backend.graph.state import AgentState
+from backend.reasoning.models import Plan, Source, SubQuery
+
+
+async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    with node_span(ctx, "fact_checker", "extracting and checking claims") as span:
+        plan = Plan.model_validate(state["plan"])
+        plan.sub_queries = [SubQuery.model_validate(sq) for sq in state.get("sub_queries", [])]
+        sources = [Source.model_validate(s) for s in state.get("sources", {}).values()]
+        claims = await ctx.engine.extract_claims(plan, sources)
+        verdicts = await ctx.engine.verify(claims, sources)
+        by_id = {c.id: c for c in claims}
+        for verdict in verdicts:
+            claim = by_id.get(verdict.claim_id)
+            span.emit(
+                "verdict",
+                f"{verdict.verdict} ({verdict.confidence:.2f}): "
+                f"{claim.text[:120] if claim else verdict.claim_id}",
+                claim_id=verdict.claim_id,
+                verdict=verdict.verdict,
+                confidence=verdict.confidence,
+            )
+    return {
+        "claims": [c.model_dump(mode="json") for c in claims],
+        "verification_results": [v.model_dump(mode="json") for v in verdicts],
+        "status": "checked",
+        "agent_trace": span.trace(),
+    }

@@ -1,0 +1,77 @@
+"""planner: decompose the question into sub-queries routed to the servers that can answer;
+refine: after a fact-check with thin evidence, add follow-up sub-queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from backend.graph.context import ResearchContext
+from backend.graph.nodes.common import node_span
+from backend.graph.state import AgentState
+from backend.reasoning.models import Plan, Source, SubQuery, Verdict
+
+
+def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
+    """Keep only servers that can answer; a sub-query left with none falls back to all usable."""
+    for sq in sub_queries:
+        sq.sources = [s for s in sq.sources if s in usable] or list(usable)
+    return sub_queries
+
+
+async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    with node_span(ctx, "planner", "planning the research") as span:
+        usable = ctx.usable_servers()
+        if not usable:
+            span.emit("error", "no source can answer: every MCP server is unavailable")
+            return {
+                "status": "failed",
+                "errors": ["no MCP server is available"],
+                "agent_trace": span.trace(),
+            }
+        plan = await ctx.engine.plan(state["query"], usable)
+        plan.sub_queries = _restrict(plan.sub_queries, usable)
+        span.emit(
+            "info",
+            f"{plan.kind} question: {len(plan.sub_queries)} sub-queries",
+            plan=plan.model_dump(mode="json"),
+        )
+    return {
+        "plan": plan.model_dump(mode="json"),
+        "sub_queries": [sq.model_dump(mode="json") for sq in plan.sub_queries],
+        "status": "researching",
+        "iteration_count": 0,
+        "agent_trace": span.trace(),
+    }
+
+
+async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    with node_span(ctx, "planner", "refining the plan") as span:
+        plan = Plan.model_validate(state["plan"])
+        plan.sub_queries = [SubQuery.model_validate(sq) for sq in state.get("sub_queries", [])]
+        sources = [Source.model_validate(s) for s in state.get("sources", {}).values()]
+        verdicts = [Verdict.model_validate(v) for v in state.get("verification_results", [])]
+        new = await ctx.engine.refine(plan, sources, verdicts, state.get("iteration_count", 0))
+        known = {sq.text.lower() for sq in plan.sub_queries}
+        fresh, next_id = [], len(plan.sub_queries) + 1
+        for sq in new:
+            if sq.text.lower() in known:
+                continue
+            sq.id = f"q{next_id}"
+            next_id += 1
+            known.add(sq.text.lower())
+            fresh.append(sq)
+        fresh = _restrict(fresh, ctx.usable_servers())
+        span.emit(
+            "refinement",
+            f"{len(fresh)} new sub-queries",
+            sub_queries=[sq.model_dump(mode="json") for sq in fresh],
+        )
+    return {
+        "sub_queries": [sq.model_dump(mode="json") for sq in fresh],
+        "status": "researching",
+        "agent_trace": span.trace(),
+    }

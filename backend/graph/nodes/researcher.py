@@ -1,0 +1,114 @@
+"""researcher: run the new sub-queries in parallel across their servers, collect sources with
+provenance, and score each source's quality."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from backend.graph.context import ResearchContext
+from backend.graph.nodes.common import NodeSpan, node_span
+from backend.graph.sources import scored, search_calls, source_key, to_sources
+from backend.graph.state import AgentState
+from backend.mcp_client.session import ServerUnavailable, ToolCallError
+from backend.reasoning.models import Source, SubQuery
+
+
+async def _one_call(
+    ctx: ResearchContext, span: NodeSpan, sq: SubQuery, server: str, tool: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    record: dict[str, Any] = {
+        "sub_query_id": sq.id,
+        "server": server,
+        "tool": tool,
+        "arguments": args,
+    }
+    try:
+        result = await ctx.hub.call(server, tool, args)
+        structured = result.structured if hasattr(result, "structured") else result
+        record["sources"] = to_sources(server, tool, structured or {})
+        record["result_count"] = len(record["sources"])
+    except (ToolCallError, ServerUnavailable, TimeoutError) as exc:
+        record["error"] = str(exc)
+        record["sources"] = []
+        record["result_count"] = 0
+    record["duration_ms"] = round((time.perf_counter() - started) * 1000, 2)
+    span.emit(
+        "tool_call",
+        f"{server}.{tool} for {sq.id}: "
+        + (
+            f"error: {record['error']}"
+            if "error" in record
+            else f"{record['result_count']} results"
+        ),
+        server=server,
+        tool=tool,
+        arguments=args,
+        duration_ms_call=record["duration_ms"],
+        result_count=record["result_count"],
+        error=record.get("error"),
+    )
+    return record
+
+
+async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    done = set(state.get("researched", []))
+    todo = [
+        SubQuery.model_validate(sq) for sq in state.get("sub_queries", []) if sq["id"] not in done
+    ]
+    with node_span(ctx, "researcher", f"researching {len(todo)} sub-queries") as span:
+        jobs = [
+            _one_call(ctx, span, sq, server, tool, args)
+            for sq in todo
+            for server in sq.sources
+            for tool, args in search_calls(server, sq, ctx.results_per_call)
+        ]
+        records = await asyncio.gather(*jobs)
+
+        existing = {source_key(s): sid for sid, s in state.get("sources", {}).items()}
+        known = dict(state.get("sources", {}))
+        new_sources: dict[str, dict[str, Any]] = {}
+        errors: list[str] = []
+        for record in records:
+            ids = []
+            for fields in record.pop("sources"):
+                key = source_key(fields)
+                sid = existing.get(key)
+                if sid is None:
+                    sid = f"S{len(known) + len(new_sources) + 1}"
+                    existing[key] = sid
+                    source = scored(Source(id=sid, **fields), ctx.today)
+                    new_sources[sid] = source.model_dump(mode="json")
+                target = new_sources.get(sid) or known[sid]
+                if record["sub_query_id"] not in target["sub_query_ids"]:
+                    target["sub_query_ids"] = [*target["sub_query_ids"], record["sub_query_id"]]
+                    if sid in known:
+                        new_sources[sid] = target
+                ids.append(sid)
+            record["source_ids"] = ids
+            if "error" in record:
+                errors.append(
+                    f"{record['server']}.{record['tool']} ({record['sub_query_id']}): "
+                    f"{record['error']}"
+                )
+        span.emit(
+            "info", f"{len(new_sources)} new sources", source_count=len(known) + len(new_sources)
+        )
+    return {
+        "research_results": records,
+        "researched": [sq.id for sq in todo],
+        "sources": new_sources,
+        "source_scores": {
+            sid: {"score": s["score"], **(s["score_breakdown"] or {})}
+            for sid, s in new_sources.items()
+        },
+        "iteration_count": state.get("iteration_count", 0) + 1,
+        "status": "checking",
+        "errors": errors,
+        "agent_trace": span.trace(),
+    }

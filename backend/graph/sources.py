@@ -1,0 +1,129 @@
+"""Which tool each server is asked with, and how its results become Sources with provenance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.reasoning.models import ScoreBreakdown, Source, SubQuery
+from backend.scoring import score_source
+
+# (tool, arguments) per server for a sub-query; extra servers are not queried by default.
+SEARCH_CALLS: dict[str, list[tuple[str, str]]] = {
+    "docs": [("search_documents", "query")],
+    "web": [("search", "query")],
+    "github": [("search_repositories", "query"), ("search_code", "query")],
+}
+_LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
+
+
+def search_calls(server: str, sub_query: SubQuery, limit: int) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls that research one sub-query on one server."""
+    calls = []
+    for tool, query_arg in SEARCH_CALLS.get(server, []):
+        args: dict[str, Any] = {query_arg: sub_query.text}
+        args[_LIMIT_ARG.get(tool, "limit")] = limit
+        calls.append((tool, args))
+    return calls
+
+
+def _docs(hit: dict[str, Any]) -> dict[str, Any]:
+    source = str(hit.get("source", ""))
+    url = hit.get("source_url") or (source if source.startswith(("http://", "https://")) else None)
+    return {
+        "title": hit["title"],
+        "url": url,
+        "path": None if url == source else source,
+        "doc_id": hit.get("doc_id"),
+        "chunk_id": hit.get("chunk_id"),
+        "text": hit["text"],
+        "published_date": hit.get("published_date"),
+        "word_count": int(hit.get("doc_word_count") or hit.get("word_count") or 0),
+        "retrieval_score": float(hit.get("score") or 0.0),
+    }
+
+
+def _web(item: dict[str, Any]) -> dict[str, Any]:
+    text = str(item.get("content") or "")
+    return {
+        "title": item.get("title") or item["url"],
+        "url": item["url"],
+        "text": text,
+        "published_date": item.get("published_date"),
+        "word_count": len(text.split()),
+        "retrieval_score": float(item.get("score") or 0.0),
+    }
+
+
+def _repo(item: dict[str, Any]) -> dict[str, Any]:
+    text = f"{item['full_name']}: {item.get('description') or 'no description'}"
+    if item.get("topics"):
+        text += f" Topics: {', '.join(item['topics'])}."
+    updated = item.get("updated_at")
+    return {
+        "title": item["full_name"],
+        "url": item["html_url"],
+        "text": text,
+        "published_date": str(updated)[:10] if updated else None,
+        "word_count": len(text.split()),
+        "retrieval_score": float(item.get("stars") or 0),
+    }
+
+
+def _code(item: dict[str, Any]) -> dict[str, Any]:
+    text = str(item.get("snippet") or f"{item['repo']}/{item['path']}")
+    return {
+        "title": f"{item['repo']}: {item['path']}",
+        "url": item["html_url"],
+        "text": text,
+        "word_count": len(text.split()),
+        "retrieval_score": float(item.get("score") or 0.0),
+    }
+
+
+_ADAPTERS = {
+    "search_documents": _docs,
+    "search": _web,
+    "search_repositories": _repo,
+    "search_code": _code,
+}
+_KIND = {
+    "docs": "docs",
+    "web": "web",
+    "search_repositories": "github_repo",
+    "search_code": "github_code",
+}
+
+
+def to_sources(server: str, tool: str, structured: dict[str, Any]) -> list[dict[str, Any]]:
+    """Source fields (no id yet) from a tool's structured result."""
+    adapter = _ADAPTERS.get(tool)
+    if adapter is None:
+        return []
+    return [
+        {"server": server, "tool": tool, **adapter(item)} for item in structured.get("results", [])
+    ]
+
+
+def source_key(fields: dict[str, Any]) -> str:
+    """What makes two retrieved passages the same source."""
+    return str(fields.get("chunk_id") or fields.get("url") or fields.get("path") or fields["title"])
+
+
+def scored(source: Source, today: Any) -> Source:
+    """The source with its quality score and breakdown filled in."""
+    kind = _KIND.get(source.tool) or _KIND.get(source.server) or "web"
+    result = score_source(
+        source.url,
+        kind=kind,  # type: ignore[arg-type]
+        published=source.published_date,
+        word_count=source.word_count,
+        now=today,
+    )
+    source.score = result.final
+    source.score_breakdown = ScoreBreakdown(
+        domain=result.domain,
+        recency=result.recency,
+        depth=result.depth,
+        domain_reason=result.domain_reason,
+    )
+    return source

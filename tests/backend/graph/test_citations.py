@@ -1,0 +1,51 @@
+"""The citation check removes what a reader could not follow, and counts it."""
+
+from __future__ import annotations
+
+from backend.graph.citations import REMOVED_MARK, check_citations
+from backend.reasoning.models import Citation, Source
+
+SOURCES = {
+    "S1": Source(
+        id="S1",
+        server="docs",
+        tool="search_documents",
+        title="Tides",
+        text="The Moon's gravity raises two tidal bulges.\nSpring tides occur at new moon.",
+    ),
+}
+REPORT = (
+    "## Answer\nThe Moon raises the tides [1].\n\nSpring tides come at new moon [2]. "
+    "The Sun does nothing [3]. Unlisted [4].\n\n## Sources\n1. Tides\n"
+)
+
+
+def test_a_citation_whose_quote_is_in_its_source_survives_whitespace_and_case() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="the moon's  gravity raises\ntwo tidal bulges")
+    ]
+    markdown, kept, counts = check_citations("Tides [1].", citations, SOURCES)
+    assert markdown == "Tides [1]." and kept == citations
+    assert counts["checked"] == 1 and counts["removed"] == 0
+
+
+def test_failed_citations_are_removed_and_their_places_marked() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="The Moon's gravity raises two tidal bulges."),
+        Citation(n=2, source_id="S1", quote="Spring tides occur at new moon."),
+        Citation(n=3, source_id="S1", quote="The Sun does nothing."),
+        Citation(n=5, source_id="S7", quote="anything"),
+    ]
+    markdown, kept, counts = check_citations(REPORT, citations, SOURCES)
+    assert [c.n for c in kept] == [1, 2]
+    assert f"The Sun does nothing {REMOVED_MARK}." in markdown
+    assert f"Unlisted {REMOVED_MARK}." in markdown
+    assert "raises the tides [1]" in markdown and "new moon [2]" in markdown
+    assert counts["removed"] == 3
+    assert any("not retrieved in this run" in p for p in counts["problems"])
+    assert any("no citation entry" in p for p in counts["problems"])
+
+
+def test_the_sources_list_is_left_alone() -> None:
+    markdown, _, _ = check_citations(REPORT, [], SOURCES)
+    assert markdown.endswith("## Sources\n1. Tides\n")

@@ -1,0 +1,179 @@
+"""The research graph end to end: real MCP client and document-store server, offline engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from backend.config import Settings
+from backend.graph.context import ResearchContext
+from backend.graph.run import run_research
+from backend.mcp_client import MCPHub
+from backend.reasoning.llm_engine import LLMEngine
+from backend.reasoning.offline.engine import OfflineEngine
+from backend.trace import Tracer
+from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.store import DocumentStore
+from tests.fakes.chat_model import ScriptedChatModel
+
+CORPUS = [
+    (
+        "Arthur's Magazine",
+        "Arthur's Magazine (1844–1846) was an American literary periodical "
+        "published in Philadelphia in the 19th century. Edited by Timothy Shay Arthur, it featured "
+        "work by Edgar A. Poe, J.H. Ingraham, Sarah Josepha Hale and others.",
+    ),
+    (
+        "First for Women",
+        "First for Women is a woman's magazine published by Bauer Media Group in "
+        "the USA. The magazine was started in 1989. It is based in Englewood Cliffs, New Jersey.",
+    ),
+    (
+        "Godey's Lady's Book",
+        "Godey's Lady's Book was a United States women's magazine published "
+        "in Philadelphia from 1830 to 1878. It was the most widely circulated magazine before the "
+        "Civil War.",
+    ),
+    (
+        "Tides",
+        "Tides are the rise and fall of sea levels caused by the gravity of the Moon and "
+        "the Sun. Spring tides happen at new and full moon.",
+    ),
+    (
+        "Volcanoes",
+        "A volcano is a rupture in the crust of a planet that lets lava, ash and gases "
+        "escape. Mount Etna in Sicily is one of the most active volcanoes in Europe.",
+    ),
+]
+QUESTION = "Which magazine was started first, Arthur's Magazine or First for Women?"
+
+
+@pytest.fixture(scope="module")
+def engine() -> OfflineEngine:
+    return OfflineEngine()
+
+
+@pytest.fixture
+def store_settings(settings: Settings) -> Iterator[Settings]:
+    store = DocumentStore(settings)
+    store.ingest(Document(title=t, content=c, source=f"corpus:{t}") for t, c in CORPUS)
+    yield settings
+
+
+async def research(
+    settings: Settings, engine: Any, query: str = QUESTION, **knobs: Any
+) -> dict[str, Any]:
+    async with MCPHub(settings, servers=["docs", "web"]) as hub:
+        ctx = ResearchContext(hub=hub, engine=engine, tracer=Tracer(), settings=settings, **knobs)
+        return await run_research(query, ctx)
+
+
+async def test_a_comparison_is_planned_researched_checked_and_reported_with_citations(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine)
+    assert result["status"] == "done"
+    assert result["plan"]["kind"] == "comparison"
+    assert len(result["sub_queries"]) >= 3
+    assert result["report"].startswith("## Answer")
+    assert "Arthur's Magazine" in result["answer"]
+    sources = {s["id"]: s for s in result["sources"]}
+    cited = {sources[c["source_id"]]["title"] for c in result["citations"]}
+    assert {"Arthur's Magazine", "First for Women"} <= cited
+    for citation in result["citations"]:
+        assert citation["quote"] in sources[citation["source_id"]]["text"]
+    assert result["citation_check"]["removed"] == 0
+    for key in (
+        "query",
+        "plan",
+        "sub_queries",
+        "sources",
+        "claims",
+        "report",
+        "citations",
+        "citation_check",
+        "trace",
+        "timings",
+        "errors",
+    ):
+        assert key in result
+
+
+async def test_every_source_carries_its_quality_breakdown_and_every_claim_a_verdict(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine)
+    for source in result["sources"]:
+        assert source["server"] == "docs" and source["path"].startswith("corpus:")
+        assert set(source["score_breakdown"]) >= {"domain", "recency", "depth"}
+        assert source["score_breakdown"]["domain"] == 0.7  # a local document
+    assert result["claims"]
+    for claim in result["claims"]:
+        assert claim["verdict"] in ("supported", "contradicted", "unverifiable")
+        assert 0.0 <= claim["confidence"] <= 1.0
+
+
+async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine)
+    starts = [e["node"] for e in result["trace"] if e["kind"] == "node_start"]
+    assert starts[:3] == ["planner", "researcher", "fact_checker"]
+    assert starts[-1] == "synthesizer"
+    calls = [e for e in result["trace"] if e["kind"] == "tool_call"]
+    assert calls and all(e["data"]["server"] == "docs" for e in calls)
+    assert all(e["data"]["result_count"] > 0 for e in calls)
+    assert [e["seq"] for e in result["trace"]] == list(range(1, len(result["trace"]) + 1))
+    assert set(result["timings"]) >= {
+        "planner",
+        "researcher",
+        "fact_checker",
+        "synthesizer",
+        "total",
+    }
+
+
+async def test_one_iteration_means_no_refinement(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine, max_iterations=1)
+    assert result["iterations"] == 1
+    assert not [e for e in result["trace"] if e["kind"] == "refinement"]
+
+
+async def test_web_without_a_key_is_not_used_and_a_run_with_no_usable_source_fails_clearly(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine, sources=["web"])
+    assert result["status"] == "failed"
+    assert result["errors"] == ["no MCP server is available"]
+
+
+async def test_an_llm_that_never_answers_properly_falls_back_to_the_offline_engine(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    model = ScriptedChatModel(answers=["I am not JSON"] * 40)
+    tracer = Tracer()
+    llm = LLMEngine(model, fallback=engine, model_name="scripted", tracer=tracer)
+    async with MCPHub(store_settings, servers=["docs"]) as hub:
+        ctx = ResearchContext(
+            hub=hub, engine=llm, tracer=tracer, settings=store_settings, max_iterations=1
+        )
+        result = await run_research(QUESTION, ctx)
+    assert result["status"] == "done"
+    fallbacks = {e["data"]["step"] for e in result["trace"] if e["kind"] == "fallback"}
+    assert fallbacks == {"plan", "claims", "verify", "report"}
+    assert result["citations"] and result["citation_check"]["removed"] == 0
+
+
+def test_max_iterations_is_bounded() -> None:
+    with pytest.raises(ValueError, match="1–20"):
+        ResearchContext(
+            hub=None,
+            engine=None,
+            tracer=Tracer(),
+            settings=Settings(),  # type: ignore[arg-type]
+            max_iterations=21,
+        )

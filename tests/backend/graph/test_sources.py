@@ -1,0 +1,76 @@
+"""Tool results become Sources with provenance and a quality score."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from backend.graph.sources import scored, search_calls, source_key, to_sources
+from backend.reasoning.models import Source, SubQuery
+
+
+def test_docs_hits_keep_path_url_chunk_and_document_length() -> None:
+    hits = {
+        "results": [
+            {
+                "doc_id": "d1",
+                "chunk_id": "d1:0002",
+                "title": "Tides",
+                "source": "/notes/tides.md",
+                "source_url": None,
+                "section": "Cause",
+                "published_date": "2024-01-02",
+                "score": 1.5,
+                "text": "Moon.",
+                "word_count": 1,
+                "doc_word_count": 2400,
+            }
+        ]
+    }
+    [fields] = to_sources("docs", "search_documents", hits)
+    assert fields["path"] == "/notes/tides.md" and fields["url"] is None
+    assert fields["chunk_id"] == "d1:0002" and fields["word_count"] == 2400
+    assert source_key(fields) == "d1:0002"
+
+
+def test_web_results_are_keyed_by_url() -> None:
+    results = {
+        "results": [
+            {
+                "title": "NOAA",
+                "url": "https://noaa.gov/t",
+                "content": "a b c",
+                "score": 0.9,
+                "published_date": None,
+                "domain": "noaa.gov",
+            }
+        ]
+    }
+    [fields] = to_sources("web", "search", results)
+    assert fields["url"] == "https://noaa.gov/t" and fields["word_count"] == 3
+    assert source_key(fields) == "https://noaa.gov/t"
+
+
+def test_each_server_is_asked_with_its_own_search_tools() -> None:
+    sq = SubQuery(id="q1", text="tides", sources=["docs"])
+    assert search_calls("docs", sq, 5) == [("search_documents", {"query": "tides", "n_results": 5})]
+    assert [tool for tool, _ in search_calls("github", sq, 5)] == [
+        "search_repositories",
+        "search_code",
+    ]
+    assert search_calls("an-extra-server", sq, 5) == []
+
+
+def test_scoring_fills_the_breakdown_by_kind_of_source() -> None:
+    source = Source(
+        id="S1",
+        server="web",
+        tool="search",
+        title="NIH",
+        url="https://www.nih.gov/x",
+        text="…",
+        published_date="2024-05-08",
+        word_count=2500,
+    )
+    scored(source, date(2024, 5, 15))
+    assert source.score == 0.9
+    assert source.score_breakdown is not None and source.score_breakdown.domain == 0.9
