@@ -34,7 +34,7 @@ class ResearchContext:
     max_iterations: int = 2
     sources: list[str] | None = None
     """Restrict research to these servers (None: whatever is available)."""
-    results_per_call: int = 5
+    results_per_call: int = 8
     today: date = field(default_factory=lambda: datetime.now(UTC).date())
 
     def __post_init__(self) -> None:

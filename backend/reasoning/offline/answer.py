@@ -221,7 +221,7 @@ def _value_near(text: str, entity: str, others: list[str], use_years: bool) -> f
     segment = text[start : min(stops, default=len(text))]
     found = tokens(segment)
     for i, token in enumerate(found):
-        if not re.fullmatch(r"[\d,]+(?:\.\d+)?", token):
+        if not re.fullmatch(r"\d[\d,]*(?:\.\d+)?", token):
             continue
         is_year = is_year_token(found, i)
         if use_years and is_year:

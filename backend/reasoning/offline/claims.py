@@ -41,12 +41,13 @@ from backend.reasoning.offline.text import (
     words,
 )
 
-MAX_CLAIMS: Final = 12
-PER_SUB_QUERY: Final = 3
-PER_SINGLE_QUERY: Final = 4
+MAX_CLAIMS: Final = 14
+PER_SUB_QUERY: Final = 4
+PER_SINGLE_QUERY: Final = 6
 MIN_RELEVANCE: Final = 0.3
 DUPLICATE: Final = 0.9
 MMR_LAMBDA: Final = 0.75
+SAME_SOURCE_PENALTY: Final = 0.1
 MIN_WORDS: Final = 4
 MAX_WORDS: Final = 90
 UNSCORED_QUALITY: Final = 0.5
@@ -220,7 +221,12 @@ def _mmr(
     chosen: list[tuple[Candidate, SubQuery, float]],
 ) -> float:
     redundancy = max((float(between[cand.index, c.index]) for c, _, _ in chosen), default=0.0)
-    return MMR_LAMBDA * scored[cand.index] - (1 - MMR_LAMBDA) * redundancy
+    # A source that already gives a claim yields to one that gives none: the report should
+    # cite the breadth of what was found (a multi-hop answer needs every hop's source).
+    repeat = (
+        SAME_SOURCE_PENALTY if any(c.source.id == cand.source.id for c, _, _ in chosen) else 0.0
+    )
+    return MMR_LAMBDA * scored[cand.index] - (1 - MMR_LAMBDA) * redundancy - repeat
 
 
 def _duplicate_of(

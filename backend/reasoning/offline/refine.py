@@ -76,7 +76,9 @@ def refine_plan(
         next_number += 1
 
     servers = plan.sub_queries[0].sources
-    if plan.kind == "multi_hop" and last_hop < MAX_HOPS:
+    # A "simple" question may still hide a bridge (HotpotQA: "… by which Italian painter?"):
+    # follow the best source's lead unless its best sentence already answers every term.
+    if plan.kind in ("multi_hop", "simple") and last_hop < MAX_HOPS:
         latest = [sq for sq in plan.sub_queries if sq.hop == last_hop]
         ids = {sq.id for sq in latest}
         pool = [s for s in sources if not s.sub_query_ids or set(s.sub_query_ids) & ids]
@@ -110,6 +112,8 @@ def _bridge_resolved(
         if sq.purpose.startswith("bridge: ")
         for t in key_terms(sq.text, exclude=[sq.purpose.removeprefix("bridge: ")])
     ]
+    if not asked and plan.kind == "simple":
+        asked = key_terms(plan.query)  # a simple question is answered when all of it is
     if not asked:
         return False
     _, _, sentence = _rank_sources(plan, pool, vectors)[0]

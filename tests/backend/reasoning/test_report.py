@@ -208,3 +208,9 @@ async def test_when_every_claim_is_contested_the_answer_says_the_sources_disagre
     _, report = await _run(engine, "When was the Eiffel Tower completed?", _eiffel())
     assert report.answer.startswith("The sources disagree: The Eiffel Tower was completed in")
     assert "Contradicted by:" in report.answer
+
+
+def test_a_bare_comma_is_not_read_as_a_number_next_to_an_entity() -> None:
+    from backend.reasoning.offline.answer import _value_near
+
+    assert _value_near("Acme , founded with 1,200 staff", "Acme", [], use_years=False) == 1200.0
