@@ -277,6 +277,9 @@ def eval_scifact_verify(
     corpus: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
     claims: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
     limit: Annotated[int | None, typer.Option(min=1, help="Check only the first N claims")] = None,
+    evidence_k: Annotated[
+        int, typer.Option(min=1, max=50, help="Abstracts retrieved per claim")
+    ] = 5,
     data_dir: Annotated[
         Path | None,
         typer.Option(help="Store to use; an existing store with the corpus skips re-embedding"),
@@ -288,5 +291,7 @@ def eval_scifact_verify(
 
     with tempfile.TemporaryDirectory(prefix="marsa-scifact-") as tmp:
         settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
-        report = asyncio.run(run(corpus, claims, settings, OfflineEngine(), limit=limit))
+        report = asyncio.run(
+            run(corpus, claims, settings, OfflineEngine(), limit=limit, evidence_k=evidence_k)
+        )
     sys.stdout.write(json.dumps(report) + "\n")

@@ -18,6 +18,8 @@ class ToolCaller(Protocol):
 
     def available(self) -> list[str]: ...
 
+    def tools(self, server: str) -> list[Any]: ...
+
     async def call(
         self, server: str, tool: str, arguments: dict[str, Any], *, timeout: float | None = None
     ) -> Any: ...
@@ -42,6 +44,10 @@ class ResearchContext:
             raise ValueError(
                 f"max_iterations must be 1–{MAX_ITERATIONS_CAP}, got {self.max_iterations}"
             )
+
+    def tools_of(self, server: str) -> list[Any]:
+        """The tools a server offers (for extra servers' search-like tools)."""
+        return self.hub.tools(server)
 
     def usable_servers(self) -> list[str]:
         """Available servers, narrowed to the ones asked for."""

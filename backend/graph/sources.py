@@ -16,8 +16,34 @@ SEARCH_CALLS: dict[str, list[tuple[str, str]]] = {
 _LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
 
 
-def search_calls(server: str, sub_query: SubQuery, limit: int) -> list[tuple[str, dict[str, Any]]]:
-    """The tool calls that research one sub-query on one server."""
+_QUERY_PARAMS = ("query", "q", "question", "search", "text")
+
+
+def generic_search_tool(tools: list[Any]) -> tuple[str, str] | None:
+    """(tool, parameter) of an extra server's search-like tool: read-only, taking a query
+    string and nothing else required. None when the server has no such tool."""
+    for tool in tools:
+        schema = tool.input_schema or {}
+        props = schema.get("properties", {})
+        required = set(schema.get("required", []))
+        for param in _QUERY_PARAMS:
+            if (
+                tool.read_only
+                and props.get(param, {}).get("type") == "string"
+                and required <= {param}
+            ):
+                return tool.name, param
+    return None
+
+
+def search_calls(
+    server: str, sub_query: SubQuery, limit: int, tools: list[Any] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls that research one sub-query on one server (an extra server is asked
+    through its search-like tool, if it has one)."""
+    if server not in SEARCH_CALLS:
+        found = generic_search_tool(tools or [])
+        return [(found[0], {found[1]: sub_query.text})] if found else []
     calls = []
     for tool, query_arg in SEARCH_CALLS.get(server, []):
         args: dict[str, Any] = {query_arg: sub_query.text}
@@ -94,11 +120,33 @@ _KIND = {
 }
 
 
+def _generic(item: dict[str, Any]) -> dict[str, Any]:
+    text = next(
+        (str(item[k]) for k in ("text", "content", "snippet", "body", "abstract") if item.get(k)),
+        "",
+    )
+    url = item.get("url") or item.get("html_url") or item.get("source_url")
+    return {
+        "title": str(item.get("title") or item.get("name") or url or "untitled"),
+        "url": url,
+        "text": text,
+        "published_date": item.get("published_date") or item.get("date"),
+        "word_count": len(text.split()),
+        "retrieval_score": float(item.get("score") or 0.0),
+    }
+
+
 def to_sources(server: str, tool: str, structured: dict[str, Any]) -> list[dict[str, Any]]:
-    """Source fields (no id yet) from a tool's structured result."""
-    adapter = _ADAPTERS.get(tool)
+    """Source fields (no id yet) from a tool's structured result; an extra server's items
+    are read by the usual field names (title, url, text/content/snippet, date, score)."""
+    adapter = _ADAPTERS.get(tool) if server in SEARCH_CALLS else _generic
     if adapter is None:
         return []
+    if adapter is _generic:
+        items = [i for i in structured.get("results", []) if isinstance(i, dict)]
+        return [
+            {"server": server, "tool": tool, **_generic(i)} for i in items if _generic(i)["text"]
+        ]
     return [
         {"server": server, "tool": tool, **adapter(item)} for item in structured.get("results", [])
     ]

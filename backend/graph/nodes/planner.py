@@ -9,14 +9,18 @@ from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import node_span
+from backend.graph.sources import SEARCH_CALLS
 from backend.graph.state import AgentState
 from backend.reasoning.models import Plan, Source, SubQuery, Verdict
 
 
 def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
-    """Keep only servers that can answer; a sub-query left with none falls back to all usable."""
+    """Keep only servers that can answer; a sub-query left with none falls back to all usable.
+    Extra servers from the MCP config join every sub-query: that is what they were added for."""
+    extras = [s for s in usable if s not in SEARCH_CALLS]
     for sq in sub_queries:
-        sq.sources = [s for s in sq.sources if s in usable] or list(usable)
+        kept = [s for s in sq.sources if s in usable] or list(usable)
+        sq.sources = kept + [s for s in extras if s not in kept]
     return sub_queries
 
 

@@ -66,7 +66,7 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
             _one_call(ctx, span, sq, server, tool, args)
             for sq in todo
             for server in sq.sources
-            for tool, args in search_calls(server, sq, ctx.results_per_call)
+            for tool, args in search_calls(server, sq, ctx.results_per_call, ctx.tools_of(server))
         ]
         records = await asyncio.gather(*jobs)
 

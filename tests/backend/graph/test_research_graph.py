@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document
 from mcp_servers.document_store.store import DocumentStore
 from tests.fakes.chat_model import ScriptedChatModel
+from tests.helpers import REPO_ROOT
 
 CORPUS = [
     (
@@ -177,3 +181,30 @@ def test_max_iterations_is_bounded() -> None:
             settings=Settings(),  # type: ignore[arg-type]
             max_iterations=21,
         )
+
+
+async def test_an_extra_mcp_server_from_the_config_is_searched_too(
+    store_settings: Settings, engine: OfflineEngine, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "lab": {
+                        "command": sys.executable,
+                        "args": ["-m", "tests.fakes.toy_search_server"],
+                        "env": {"PYTHONPATH": REPO_ROOT},
+                    }
+                }
+            }
+        )
+    )
+    settings = store_settings.model_copy(update={"mcp_config": config})
+    result = await research(settings, engine, query="When do spring tides happen?")
+    calls = [e["data"] for e in result["trace"] if e["kind"] == "tool_call"]
+    assert {"server": "lab", "tool": "lookup"} in [
+        {"server": c["server"], "tool": c["tool"]} for c in calls
+    ]
+    lab = [s for s in result["sources"] if s["server"] == "lab"]
+    assert lab and lab[0]["url"].startswith("https://lab.example.org/")
