@@ -81,10 +81,14 @@ _AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "promotes/inhibits": (
         ("promote", "promotes", "promoted", "activate", "activates", "activated", "enhance",
          "enhances", "enhanced", "induce", "induces", "induced", "stimulate", "stimulates",
-         "stimulated", "facilitate", "facilitates"),
+         "stimulated", "facilitate", "facilitates", "augment", "augments", "augmented",
+         "potentiate", "potentiates", "potentiated", "accelerate", "accelerates",
+         "accelerated"),
         ("inhibit", "inhibits", "inhibited", "suppress", "suppresses", "suppressed", "block",
          "blocks", "blocked", "repress", "represses", "repressed", "impair", "impairs",
-         "impaired", "prevent", "prevents", "prevented", "attenuate", "attenuates"),
+         "impaired", "prevent", "prevents", "prevented", "attenuate", "attenuates",
+         "attenuated", "impede", "impedes", "impeded", "hinder", "hinders", "hindered",
+         "delay", "delays", "delayed", "abolish", "abolishes", "abolished"),
     ),
     "positive/negative": (("positive", "positively"), ("negative", "negatively")),
     "before/after": (("before", "earlier", "earliest", "preceded", "predates"),
@@ -95,8 +99,10 @@ _AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
                               ("ineffective", "inefficacious", "harmful", "unsafe", "failure",
                                "unsuccessful")),
     "faster/slower": (("faster", "fastest", "quicker"), ("slower", "slowest")),
-    "better/worse": (("better", "best", "improve", "improves", "improved", "improvement"),
-                     ("worse", "worst", "worsen", "worsens", "worsened", "deterioration")),
+    "better/worse": (("better", "best", "improve", "improves", "improved", "improvement",
+                      "alleviate", "alleviates", "alleviated", "ameliorate", "ameliorates"),
+                     ("worse", "worst", "worsen", "worsens", "worsened", "deterioration",
+                      "exacerbate", "exacerbates", "exacerbated", "aggravate", "aggravates")),
     "present/absent": (("present", "presence", "include", "includes", "included"),
                        ("absent", "absence", "exclude", "excludes", "excluded")),
     "true/false": (("true", "correct", "accurate", "confirmed"),
@@ -132,6 +138,12 @@ _CLAUSE_BREAK: Final = re.compile(
     re.I,
 )
 _ARTICLES: Final = frozenset({"the", "a", "an"})
+# Structured abstracts open sentences with a label ("CONCLUSIONS This study …"): not a name.
+_SECTION_LABEL: Final = re.compile(
+    r"^\s*(?:(?:BACKGROUND|INTRODUCTION|CONTEXT|OBJECTIVES?|PURPOSE|AIMS?|DESIGN|SETTING|"
+    r"PARTICIPANTS|METHODS?|MEASUREMENTS|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|"
+    r"SIGNIFICANCE|IMPORTANCE|RELEVANCE)(?:\s+AND\s+|\s*/\s*|\s+)?)+(?=[A-Z][a-z])"
+)
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
 
 
@@ -160,11 +172,14 @@ def same_subject(a: str, b: str) -> bool:
     Magazine was founded …" / "First for Women was founded …"). Otherwise yes when they share
     a name or at least half of the shorter one's content words.
     """
+    a, b = _SECTION_LABEL.sub("", a), _SECTION_LABEL.sub("", b)
     spans_a, spans_b = capitalised_spans(a), capitalised_spans(b)
-    if spans_a and spans_b and not mentions(b, spans_a[0]) and not mentions(a, spans_b[0]):
-        return False
+    # A shared name settles it before the opening names are compared ("… GAVI eligibility is
+    # not …" / "… GAVI eligibility is associated …" open differently but agree on GAVI).
     if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
         return True
+    if spans_a and spans_b and not mentions(b, spans_a[0]) and not mentions(a, spans_b[0]):
+        return False
     stems_a, stems_b = _plain_stems(a), _plain_stems(b)
     if not stems_a or not stems_b:
         return False

@@ -175,3 +175,17 @@ async def test_a_negation_in_an_unrelated_clause_does_not_contradict(
         "it did not change overall mortality.",
     )
     assert verdict.verdict == "supported"
+
+
+def test_a_shared_name_makes_two_sentences_about_the_same_thing_despite_a_section_label() -> None:
+    from backend.reasoning.offline.signals import same_subject
+
+    claim = "A country's GAVI eligibility is not indicative of accelerated adoption of the vaccine."
+    evidence = (
+        "CONCLUSIONS This study suggests that GAVI eligibility is associated with "
+        "accelerated decisions to adopt the vaccine."
+    )
+    assert same_subject(claim, evidence)
+    assert not same_subject(
+        "Arthur's Magazine was founded in 1844.", "First for Women was founded in 1989."
+    )
