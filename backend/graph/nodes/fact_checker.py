@@ -7,17 +7,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
-from backend.graph.nodes.common import node_span
+from backend.graph.nodes.common import node_span, plan_of, sources_of
 from backend.graph.state import AgentState
-from backend.reasoning.models import Plan, Source, SubQuery
 
 
 async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "fact_checker", "extracting and checking claims") as span:
-        plan = Plan.model_validate(state["plan"])
-        plan.sub_queries = [SubQuery.model_validate(sq) for sq in state.get("sub_queries", [])]
-        sources = [Source.model_validate(s) for s in state.get("sources", {}).values()]
+        plan = plan_of(state)
+        sources = list(sources_of(state).values())
         claims = await ctx.engine.extract_claims(plan, sources)
         verdicts = await ctx.engine.verify(claims, sources)
         by_id = {c.id: c for c in claims}

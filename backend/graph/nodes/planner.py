@@ -8,10 +8,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
-from backend.graph.nodes.common import node_span
+from backend.graph.nodes.common import node_span, plan_of, sources_of, verdicts_of
 from backend.graph.sources import SEARCH_CALLS
 from backend.graph.state import AgentState
-from backend.reasoning.models import Plan, Source, SubQuery, Verdict
+from backend.reasoning.models import SubQuery
 
 
 def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
@@ -54,10 +54,9 @@ async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[
 async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "planner", "refining the plan") as span:
-        plan = Plan.model_validate(state["plan"])
-        plan.sub_queries = [SubQuery.model_validate(sq) for sq in state.get("sub_queries", [])]
-        sources = [Source.model_validate(s) for s in state.get("sources", {}).values()]
-        verdicts = [Verdict.model_validate(v) for v in state.get("verification_results", [])]
+        plan = plan_of(state)
+        sources = list(sources_of(state).values())
+        verdicts = verdicts_of(state)
         new = await ctx.engine.refine(plan, sources, verdicts, state.get("iteration_count", 0))
         known = {sq.text.lower() for sq in plan.sub_queries}
         fresh, next_id = [], len(plan.sub_queries) + 1
