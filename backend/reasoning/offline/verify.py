@@ -17,9 +17,12 @@ otherwise it is **neutral**. ``weight = cosine × source quality`` (0.5 when uns
 Per source the strongest supporting and the strongest contradicting weight count, so one
 long document cannot outvote several short ones. With S and C the sums over sources:
 
-* **supported** when S > C and S ≥ :data:`MIN_WEIGHT`;
+* **supported** when S > k·C and S ≥ :data:`MIN_WEIGHT`;
   ``confidence = (S − C) / (S + C + 0.5)``
-* **contradicted** when C ≥ S and C ≥ :data:`MIN_WEIGHT`;
+* **contradicted** when k·C ≥ S and C ≥ :data:`MIN_WEIGHT`, with k = :data:`CONTRA_WEIGHT`
+  (1.5): a reversal stated by a source about the same subject is stronger evidence than
+  topical agreement from others, which similarity alone produces easily (on SciFact's first
+  300 train claims, k = 1 gave macro-F1 0.548 and k = 1.5 gave 0.574);
   ``confidence = (C − S) / (S + C + 0.5)``
 * **unverifiable** otherwise (no relevant sentence, only neutral ones, or too little weight);
   ``confidence = 0``.
@@ -46,6 +49,7 @@ RELEVANT: Final = 0.55
 SUPPORTS: Final = 0.7
 LEXICAL_SUPPORT: Final = 0.6
 MIN_WEIGHT: Final = 0.2
+CONTRA_WEIGHT: Final = 1.5
 PER_SOURCE: Final = 2
 SMOOTHING: Final = 0.5
 KEEP: Final = 3  # evidence items kept per stance
@@ -144,7 +148,7 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
     c = round(sum(r.weight for r in against), 4)
     kept = [*support[:KEEP], *against[:KEEP]]
     label: VerdictLabel
-    if s > c and s >= MIN_WEIGHT:
+    if s > CONTRA_WEIGHT * c and s >= MIN_WEIGHT:
         label, confidence = "supported", (s - c) / (s + c + SMOOTHING)
         top = support[0]
         why = (
@@ -153,7 +157,7 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
         )
         if against:
             why += f"; outweighs {_ids(against)} ({against[0].signals[0].describe()})"
-    elif c >= s and c >= MIN_WEIGHT:
+    elif CONTRA_WEIGHT * c >= s and c >= MIN_WEIGHT:
         label, confidence = "contradicted", (c - s) / (s + c + SMOOTHING)
         top = against[0]
         why = f"Contradicted by {_ids(against)}: {top.signals[0].describe()} in {top.source.id}"
