@@ -124,3 +124,29 @@ def http_mcp_server(module: str, settings: Settings, cwd: str | Path = REPO_ROOT
     command = [sys.executable, "-m", module, "--transport", "http", "--port", str(port)]
     with running_process(command, f"http://127.0.0.1:{port}/health", env, cwd):
         yield f"http://127.0.0.1:{port}"
+
+
+RESULT_KEYS = (
+    "query",
+    "plan",
+    "sub_queries",
+    "sources",
+    "claims",
+    "report",
+    "citations",
+    "citation_check",
+    "trace",
+    "timings",
+    "errors",
+)
+
+
+def assert_research_result(result: dict[str, Any]) -> None:
+    """A research result has every key of the JSON shape, and every citation's quote is in
+    the text of the source it names, with nothing removed by the citation check."""
+    for key in RESULT_KEYS:
+        assert key in result, key
+    sources = {s["id"]: s for s in result["sources"]}
+    for citation in result["citations"]:
+        assert citation["quote"] in sources[citation["source_id"]]["text"]
+    assert result["citation_check"]["removed"] == 0

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from tests.backend.test_cli import marsa
+from tests.helpers import assert_research_result
 
 QUESTION = "How does MARSA check that the citations in its reports are real?"
 
@@ -26,24 +27,7 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     assert second.returncode == 0, second.stderr
     assert "ingesting MARSA's own docs" not in second.stderr
     result = json.loads(out.read_text())
-    for key in (
-        "query",
-        "plan",
-        "sub_queries",
-        "sources",
-        "claims",
-        "report",
-        "citations",
-        "citation_check",
-        "trace",
-        "timings",
-        "errors",
-    ):
-        assert key in result
-    sources = {s["id"]: s for s in result["sources"]}
-    for citation in result["citations"]:
-        assert citation["quote"] in sources[citation["source_id"]]["text"]
-    assert result["citation_check"]["removed"] == 0
+    assert_research_result(result)
     assert result["engine"] == "offline"
 
 

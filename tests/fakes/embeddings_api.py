@@ -9,10 +9,11 @@ answering OpenAI's ``data`` list in reverse order (the API only promises ``index
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.fakes.loopback import base_url, close, serve
 
 
 def vector_for(text: str) -> list[float]:
@@ -45,9 +46,7 @@ class FakeEmbeddings:
     @property
     def url(self) -> str:
         """Base URL (for the openai provider append nothing: it posts to ``{url}/embeddings``)."""
-        assert self._server is not None, "fake not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return base_url(self._server)
 
     def start(self) -> FakeEmbeddings:
         """Listen on a free port of 127.0.0.1 in a background thread."""
@@ -56,18 +55,12 @@ class FakeEmbeddings:
         class Handler(_EmbeddingsHandler):
             state = fake
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self._server = serve(Handler)
         return self
 
     def stop(self) -> None:
         """Close the socket."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+        close(self._server)
 
 
 class _EmbeddingsHandler(BaseHTTPRequestHandler):

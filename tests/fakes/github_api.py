@@ -27,6 +27,7 @@ from tests.fakes.github_data import (
     repo_json,
     sample_repos,
 )
+from tests.fakes.loopback import close, serve
 
 
 @dataclass
@@ -79,16 +80,12 @@ class FakeGitHub:
         self.stalled.set()
 
     def start(self) -> FakeGitHub:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+        self._server = serve(_handler_for(self))
         return self
 
     def stop(self) -> None:
         self._release.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+        close(self._server)
 
     # --- answering -------------------------------------------------------
 

@@ -16,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.fakes.loopback import base_url, close, serve
+
 # (url, title, content); scores descend in this order.
 PAGES: list[tuple[str, str, str]] = [
     (
@@ -76,9 +78,7 @@ class FakeTavily:
     @property
     def url(self) -> str:
         """Base URL to give tavily-python (``api_base_url``)."""
-        assert self._server is not None, "fake not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return base_url(self._server)
 
     def start(self) -> FakeTavily:
         """Listen on a free port of 127.0.0.1 in a background thread."""
@@ -87,19 +87,13 @@ class FakeTavily:
         class Handler(_TavilyHandler):
             state = fake
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self._server = serve(Handler)
         return self
 
     def stop(self) -> None:
         """Release held requests and close the socket."""
         self.released.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+        close(self._server)
 
     def search_requests(self) -> list[RecordedRequest]:
         """The requests that reached POST /search."""

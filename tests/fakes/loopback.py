@@ -1,0 +1,30 @@
+"""Start and stop a threaded HTTP server on a free port of 127.0.0.1 (for the API fakes)."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
+    """A server answering with ``handler``, already serving in a daemon thread."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
+    return server
+
+
+def base_url(server: ThreadingHTTPServer | None) -> str:
+    """http://127.0.0.1:PORT of a started server."""
+    assert server is not None, "fake not started"
+    host, port = server.server_address[:2]
+    return f"http://{host!s}:{port}"
+
+
+def close(server: ThreadingHTTPServer | None) -> None:
+    """Stop serving and close the socket (a no-op when never started)."""
+    if server is not None:
+        server.shutdown()
+        server.server_close()
