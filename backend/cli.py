@@ -168,13 +168,26 @@ def servers(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the web page in a browser once it is up.")
+    ] = False,
 ) -> None:
-    """Serve the REST API."""
+    """Serve the REST API and the web UI (http://HOST:PORT/, API docs at /docs)."""
     import uvicorn
 
     from backend.api.main import create_app
 
-    uvicorn.run(create_app(), host=host, port=port)
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    err.print(f"MARSA: web UI at [bold]{url}[/], API docs at {url}docs (Ctrl+C stops)")
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(3.0, webbrowser.open, args=(url,)).start()
+    # A bounded graceful stop: open event streams would otherwise hold it forever.
+    uvicorn.run(
+        create_app(), host=host, port=port, log_level="warning", timeout_graceful_shutdown=5
+    )
 
 
 @app.command()

@@ -137,9 +137,47 @@ class Settings(BaseSettings):
         default=None, description="Extra MCP servers in the usual {'mcpServers': {...}} JSON shape."
     )
 
+    # --- API and persistence ----------------------------------------------
+    database_url: str | None = Field(
+        default=None,
+        description="Where runs, their events and the graph's checkpoints are kept: "
+        "sqlite:///path/to/file.db or postgresql://user@host:port/db; "
+        "unset: SQLite at <data_dir>/marsa.db.",
+    )
+    api_token: SecretStr | None = Field(
+        default=None,
+        description="When set, every /api route asks for 'Authorization: Bearer <token>' "
+        "(or ?access_token= on the event stream).",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser (JSON list); "
+        "the UI served by the API needs none.",
+    )
+    sse_heartbeat_seconds: float = Field(
+        default=15.0, gt=0, le=300, description="Seconds between event-stream heartbeats."
+    )
+    max_upload_bytes: int = Field(
+        default=10 * 1024 * 1024, ge=1024, description="Largest document upload accepted."
+    )
+    seed_docs: bool = Field(
+        default=True,
+        description="When the API starts with an empty document store, ingest the project's "
+        "own docs/ so there is something to research.",
+    )
+    max_active_runs: int = Field(
+        default=4, ge=1, le=64, description="Runs that may research at the same time."
+    )
+
     def secrets(self) -> list[str]:
         """Secret values that must never appear in a log line or an error message."""
-        values = [self.tavily_api_key, self.github_token, self.embedder_api_key, self.llm_api_key]
+        values = [
+            self.tavily_api_key,
+            self.github_token,
+            self.embedder_api_key,
+            self.llm_api_key,
+            self.api_token,
+        ]
         return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
 
 

@@ -45,9 +45,17 @@ Listener = Callable[[TraceEvent], None]
 class Tracer:
     """Collects a run's events in order and hands each to listeners as it happens."""
 
-    def __init__(self, run_id: str | None = None, listeners: list[Listener] | None = None):
+    def __init__(
+        self,
+        run_id: str | None = None,
+        listeners: list[Listener] | None = None,
+        *,
+        last_seq: int = 0,
+    ):
         self.run_id = run_id or uuid.uuid4().hex[:12]
         self.events: list[TraceEvent] = []
+        # A resumed run goes on numbering after the events it emitted before.
+        self._last_seq = last_seq
         self._listeners = list(listeners or [])
         self._started = time.perf_counter()
 
@@ -67,7 +75,7 @@ class Tracer:
         """Record an event and tell the listeners."""
         event = TraceEvent(
             run_id=self.run_id,
-            seq=len(self.events) + 1,
+            seq=self._last_seq + 1,
             ts=datetime.now(UTC),
             node=node,
             kind=kind,
@@ -75,6 +83,7 @@ class Tracer:
             duration_ms=None if duration_ms is None else round(duration_ms, 2),
             data=data,
         )
+        self._last_seq = event.seq
         self.events.append(event)
         for listener in self._listeners:
             listener(event)

@@ -1,33 +1,110 @@
-"""The FastAPI application. Today it reports health; research routes build on it."""
+"""The FastAPI application: REST API, event streams, and the web UI at /."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
-from pydantic import BaseModel
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
 
-from backend.config import get_settings
-from backend.mcp_client.health import ServerHealth, probe_all
+from fastapi import Depends, FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from rich.console import Console
+
+from backend.api.deps import require_token
+from backend.api.routes import documents, health, research
+from backend.api.runner import RunManager
+from backend.config import Settings, get_settings
+from backend.mcp_client import MCPHub
+from backend.persistence import RunStore, database_target, open_checkpointer
+from backend.research_cli import ensure_documents
+
+FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
+log = logging.getLogger("marsa.api")
+
+# Everything the page shows that came from a document is untrusted: scripts only from here.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
 
 
-class Health(BaseModel):
-    """GET /api/health: the API and each MCP server."""
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    store = RunStore(database_target(settings))
+    await store.open()
+    try:
+        async with open_checkpointer(store.db) as saver, MCPHub(settings) as hub:
+            if settings.seed_docs:
+                await ensure_documents(hub, Console(stderr=True))
+            manager = RunManager(settings, store, saver, hub)
+            interrupted = await manager.recover()
+            if interrupted:
+                log.warning("runs interrupted by the last stop: %s", ", ".join(interrupted))
+            app.state.hub, app.state.manager = hub, manager
+            try:
+                yield
+            finally:
+                await manager.shutdown()
+    finally:
+        await store.close()
 
-    status: str
-    servers: list[ServerHealth]
+
+def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+    return JSONResponse(
+        status_code=422,
+        content={"detail": "; ".join(parts) or "invalid request", "errors": exc.errors()},
+    )
 
 
-def create_app() -> FastAPI:
+def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application (one per process; tests build their own)."""
     app = FastAPI(
         title="MARSA",
-        version="0.1.0",
-        description="Multi-agent research assistant: cited, fact-checked reports.",
+        version="0.2.0",
+        description="Multi-agent research assistant: cited, fact-checked reports. "
+        "Start a run with POST /api/research and follow it at /api/research/{id}/events.",
+        lifespan=_lifespan,
     )
+    app.state.settings = settings or get_settings()
+    guard = [Depends(require_token)]
+    app.include_router(health.router, dependencies=guard)
+    app.include_router(research.router, dependencies=guard)
+    app.include_router(documents.router, dependencies=guard)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    if app.state.settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=app.state.settings.cors_origins,
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+        )
 
-    @app.get("/api/health")
-    async def health() -> Health:
-        servers = await probe_all(get_settings())
-        status = "ok" if all(s.status == "up" for s in servers) else "degraded"
-        return Health(status=status, servers=servers)
+    @app.middleware("http")
+    async def _security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    if FRONTEND.is_dir():
+        app.mount("/static", StaticFiles(directory=FRONTEND), name="static")
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> FileResponse:
+            return FileResponse(FRONTEND / "index.html")
 
     return app

@@ -8,10 +8,32 @@ from typing import Any
 from backend.graph.builder import graph
 from backend.graph.context import ResearchContext
 from backend.graph.state import AgentState
-from backend.trace import Tracer
+from backend.trace import TraceEvent
 
 
-def result_json(state: AgentState, tracer: Tracer, total_ms: float) -> dict[str, Any]:
+def initial_state(query: str, max_iterations: int) -> AgentState:
+    """The state a run starts from."""
+    return {
+        "query": query,
+        "max_iterations": max_iterations,
+        "iteration_count": 0,
+        "status": "planning",
+    }
+
+
+def node_timings(events: list[TraceEvent], total_ms: float) -> dict[str, float]:
+    """Milliseconds spent in each node (summed over rounds), and the total."""
+    timings: dict[str, float] = {}
+    for event in events:
+        if event.kind == "node_end" and event.duration_ms is not None:
+            timings[event.node] = round(timings.get(event.node, 0.0) + event.duration_ms, 2)
+    timings["total"] = round(total_ms, 2)
+    return timings
+
+
+def result_json(
+    state: AgentState, events: list[TraceEvent], total_ms: float, run_id: str
+) -> dict[str, Any]:
     """The run as one JSON object: query, plan, sources, claims, report, citations, trace…"""
     verdicts = {v["claim_id"]: v for v in state.get("verification_results", [])}
     claims = []
@@ -45,13 +67,8 @@ def result_json(state: AgentState, tracer: Tracer, total_ms: float) -> dict[str,
         }
         for s in state.get("sources", {}).values()
     ]
-    timings: dict[str, float] = {}
-    for event in tracer.events:
-        if event.kind == "node_end" and event.duration_ms is not None:
-            timings[event.node] = round(timings.get(event.node, 0.0) + event.duration_ms, 2)
-    timings["total"] = round(total_ms, 2)
     return {
-        "run_id": tracer.run_id,
+        "run_id": run_id,
         "query": state.get("query"),
         "status": state.get("status"),
         "answer": state.get("answer", ""),
@@ -63,8 +80,8 @@ def result_json(state: AgentState, tracer: Tracer, total_ms: float) -> dict[str,
         "citations": state.get("citations", []),
         "citation_check": state.get("citation_check", {"checked": 0, "removed": 0}),
         "iterations": state.get("iteration_count", 0),
-        "trace": [e.model_dump(mode="json") for e in tracer.events],
-        "timings": timings,
+        "trace": [e.model_dump(mode="json") for e in events],
+        "timings": node_timings(events, total_ms),
         "errors": state.get("errors", []),
     }
 
@@ -80,13 +97,7 @@ async def run_research(query: str, ctx: ResearchContext) -> dict[str, Any]:
         engine=ctx.engine.name,
         max_iterations=ctx.max_iterations,
     )
-    initial: AgentState = {
-        "query": query,
-        "max_iterations": ctx.max_iterations,
-        "iteration_count": 0,
-        "status": "planning",
-    }
-    state = await graph.ainvoke(initial, context=ctx)
+    state = await graph.ainvoke(initial_state(query, ctx.max_iterations), context=ctx)
     total = (time.perf_counter() - started) * 1000
     ctx.tracer.emit(
         "run",
@@ -95,4 +106,4 @@ async def run_research(query: str, ctx: ResearchContext) -> dict[str, Any]:
         duration_ms=total,
         status=state.get("status"),
     )
-    return result_json(state, ctx.tracer, total)
+    return result_json(state, ctx.tracer.events, total, ctx.tracer.run_id)

@@ -9,9 +9,17 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
+REPLACE = "__replace__"
+"""An update ``{REPLACE: [...]}`` to a merged-by-id list replaces the whole list
+(a reviewed plan's sub-queries replace the planner's)."""
 
-def merge_by_id(left: list[dict[str, Any]], right: list[dict[str, Any]]) -> list[dict[str, Any]]:
+
+def merge_by_id(
+    left: list[dict[str, Any]], right: list[dict[str, Any]] | dict[str, list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
     """Append items whose ``id`` is new; an item with a known id replaces the old one in place."""
+    if isinstance(right, dict):
+        return list(right[REPLACE])
     merged = {item["id"]: item for item in left}
     for item in right:
         merged[item["id"]] = item

@@ -67,6 +67,13 @@ def server_env(settings: Settings) -> dict[str, str]:
             "docs_server_url",
             "web_server_url",
             "github_server_url",
+            "database_url",
+            "api_token",
+            "cors_origins",
+            "sse_heartbeat_seconds",
+            "max_upload_bytes",
+            "max_active_runs",
+            "seed_docs",
         },
         exclude_none=True,
     )

@@ -1,0 +1,148 @@
+"""/api/documents: upload, list and delete documents, through the document-store MCP server."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import PurePath
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request, status
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+
+from backend.api.deps import HubDep, SettingsDep
+from backend.api.schemas import DocumentText
+from backend.mcp_client import MCPHub, ServerUnavailable, ToolCallError
+from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
+
+router = APIRouter(prefix="/api/documents", tags=["documents"])
+
+_UPLOAD_SCHEMA = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                }
+            },
+            "application/json": {"schema": DocumentText.model_json_schema()},
+        },
+    }
+}
+
+
+async def _call(hub: MCPHub, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A document-store call; its errors become HTTP errors a person can act on."""
+    if "docs" not in hub.available():
+        reason = hub.status["docs"].reason if "docs" in hub.status else "not configured"
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"the document store is unavailable: {reason}"
+        )
+    try:
+        result = await hub.call("docs", tool, arguments)
+    except ServerUnavailable as exc:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    except ToolCallError as exc:
+        missing = exc.message.startswith("no document with doc_id")
+        code = status.HTTP_404_NOT_FOUND if missing else status.HTTP_422_UNPROCESSABLE_CONTENT
+        raise HTTPException(code, exc.message) from None
+    return result.structured
+
+
+async def _read_upload(upload: UploadFile, limit: int) -> bytes:
+    data = await upload.read(limit + 1)
+    if len(data) > limit:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"{upload.filename} is larger than {limit:,} bytes (MARSA_MAX_UPLOAD_BYTES)",
+        )
+    if not data:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, f"{upload.filename} is empty")
+    return data
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, openapi_extra=_UPLOAD_SCHEMA)
+async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> dict[str, Any]:
+    """Ingest a file (multipart field ``file``: .md .txt .html .pdf .jsonl) or a JSON body
+    {title, content, source_url?, published_date?}. Returns the ingested documents; the first
+    one's doc_id, title, chunks and status (added, replaced, unchanged) are also at the top."""
+    declared = int(request.headers.get("content-length") or 0)
+    if declared > settings.max_upload_bytes + 64 * 1024:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"upload larger than {settings.max_upload_bytes:,} bytes (MARSA_MAX_UPLOAD_BYTES)",
+        )
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "multipart/form-data":
+        async with request.form(max_files=1, max_fields=5) as form:
+            upload = form.get("file")
+            if not isinstance(upload, UploadFile) or not upload.filename:
+                raise HTTPException(
+                    status.HTTP_422_UNPROCESSABLE_CONTENT, "send the file in a form field 'file'"
+                )
+            name = PurePath(upload.filename).name
+            if PurePath(name).suffix.lower() not in SUPPORTED_SUFFIXES:
+                raise HTTPException(
+                    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+                    f"{name}: supported files are {', '.join(sorted(SUPPORTED_SUFFIXES))}",
+                )
+            data = await _read_upload(upload, settings.max_upload_bytes)
+        result = await _call(
+            hub,
+            "ingest_file",
+            {"filename": name, "data_base64": base64.b64encode(data).decode("ascii")},
+        )
+        documents = result.get("documents", [])
+    elif kind == "application/json":
+        try:
+            body = DocumentText.model_validate(json.loads(await request.body()))
+        except (ValueError, ValidationError) as exc:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, _why(exc)) from None
+        arguments: dict[str, Any] = {"title": body.title, "content": body.content}
+        if body.source_url:
+            arguments["source_url"] = body.source_url
+        if body.published_date:
+            arguments["metadata"] = {"published_date": body.published_date}
+        documents = [await _call(hub, "ingest_document", arguments)]
+    else:
+        raise HTTPException(
+            status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            "send multipart/form-data with a 'file' field, or application/json with "
+            "title and content",
+        )
+    if not documents:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "the file held no documents")
+    first = documents[0]
+    return {
+        "doc_id": first["doc_id"],
+        "title": first["title"],
+        "chunks": first["chunks"],
+        "status": first["status"],
+        "documents": documents,
+    }
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+    return f"the body is not valid JSON: {exc}"
+
+
+@router.get("")
+async def list_documents(
+    hub: HubDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """The documents in the store, newest ingestion first."""
+    return await _call(hub, "list_documents", {"limit": limit, "offset": offset})
+
+
+@router.delete("/{doc_id}")
+async def delete_document(doc_id: str, hub: HubDep) -> dict[str, Any]:
+    """Remove a document and its chunks."""
+    return await _call(hub, "delete_document", {"doc_id": doc_id})

@@ -1,0 +1,245 @@
+"""/api/research: start, list, read, follow, review, resume, cancel, delete and export runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi.responses import PlainTextResponse, StreamingResponse
+
+from backend.api.deps import ManagerDep, SettingsDep
+from backend.api.export import report_markdown, report_pdf
+from backend.api.render import report_html
+from backend.api.runner import RunManager, RunStateError, UnknownRun
+from backend.api.schemas import (
+    PlanReview,
+    ResearchRequest,
+    RunDetail,
+    RunPage,
+    RunSummary,
+)
+from backend.persistence import RunRecord
+
+router = APIRouter(prefix="/api/research", tags=["research"])
+
+_RESULT_KEYS = (
+    "report",
+    "claims",
+    "sources",
+    "citations",
+    "citation_check",
+    "timings",
+    "errors",
+    "iterations",
+    "engine",
+    "llm_usage",
+)
+
+
+def detail_of(record: RunRecord) -> RunDetail:
+    """The API's view of a run: summary, plan, and the result once there is one."""
+    result: dict[str, Any] = record.result or {}
+    body: dict[str, Any] = {k: result[k] for k in _RESULT_KEYS if result.get(k) is not None}
+    if body.get("report"):
+        body["report_html"] = report_html(body["report"], result.get("citations", []))
+    summary = RunSummary.of(record)
+    return RunDetail(
+        **summary.model_dump(),
+        plan=record.plan,
+        sub_queries=record.sub_queries,
+        error=record.error,
+        **body,
+    )
+
+
+async def _run(manager: RunManager, run_id: str) -> RunRecord:
+    try:
+        return await manager.get(run_id)
+    except UnknownRun:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"no research run {run_id!r}; GET /api/research lists them"
+        ) from None
+
+
+def _conflict(exc: RunStateError) -> HTTPException:
+    return HTTPException(status.HTTP_409_CONFLICT, str(exc))
+
+
+@router.post("", status_code=status.HTTP_202_ACCEPTED)
+async def start_research(body: ResearchRequest, manager: ManagerDep) -> RunDetail:
+    """Start a run; it goes on in the background. Follow it at /api/research/{id}/events."""
+    if body.sources is not None:
+        known = set(manager.hub_status())
+        unknown = sorted(set(body.sources) - known)
+        if unknown:
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                f"unknown source(s) {', '.join(unknown)}; configured: {', '.join(sorted(known))}",
+            )
+        usable = set(manager.usable_sources())
+        if not usable & set(body.sources):
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                f"none of {', '.join(body.sources)} is available now; "
+                f"available: {', '.join(sorted(usable)) or 'none'} (GET /api/health says why)",
+            )
+    record = await manager.start(
+        body.query,
+        sources=body.sources,
+        max_iterations=body.max_iterations,
+        review_plan=body.review_plan,
+    )
+    return detail_of(record)
+
+
+@router.get("")
+async def list_research(
+    manager: ManagerDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    q: Annotated[str | None, Query(max_length=200, description="Text in the question")] = None,
+) -> RunPage:
+    """Past and current runs, newest first."""
+    total, records = await manager.store.page(limit=limit, offset=offset, text=q or None)
+    items = [
+        RunSummary.of(manager.live[r.id].record if r.id in manager.live else r) for r in records
+    ]
+    return RunPage(total=total, items=items)
+
+
+@router.get("/{run_id}")
+async def get_research(run_id: str, manager: ManagerDep) -> RunDetail:
+    """Status, plan, report (Markdown and sanitized HTML), claims, sources, citations, timings."""
+    return detail_of(await _run(manager, run_id))
+
+
+@router.get("/{run_id}/events")
+async def research_events(
+    run_id: str,
+    request: Request,
+    manager: ManagerDep,
+    settings: SettingsDep,
+    after: Annotated[int | None, Query(ge=0, description="Replay events after this seq")] = None,
+) -> StreamingResponse:
+    """Server-Sent Events: each TraceEvent (``event: trace``, ``id`` = seq), status changes
+    (``event: status``), heartbeats (comments), and ``event: end`` when the run is over.
+    Reconnecting with Last-Event-ID replays what was missed."""
+    await _run(manager, run_id)
+    last = after
+    header = request.headers.get("last-event-id", "").strip()
+    if last is None and header:
+        if not header.isdigit():
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT, "Last-Event-ID must be an event seq"
+            )
+        last = int(header)
+
+    async def stream() -> AsyncIterator[str]:
+        yield "retry: 2000\n\n"
+        async for item in manager.follow(run_id, last or 0, settings.sse_heartbeat_seconds):
+            if item.kind == "trace" and item.event is not None:
+                data = item.event.model_dump_json()
+                yield f"id: {item.event.seq}\nevent: trace\ndata: {data}\n\n"
+            elif item.kind == "heartbeat":
+                yield ": heartbeat\n\n"
+            else:
+                yield f"event: {item.kind}\ndata: {json.dumps({'status': item.status})}\n\n"
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@router.post("/{run_id}/plan", status_code=status.HTTP_202_ACCEPTED)
+async def review_plan(run_id: str, body: PlanReview, manager: ManagerDep) -> RunDetail:
+    """Approve the plan of a run awaiting review (no body or no sub_queries), or replace its
+    sub-queries and their sources; the run goes on from there."""
+    await _run(manager, run_id)
+    edited = None
+    if body.sub_queries is not None:
+        edited = [sq.model_dump() for sq in body.sub_queries]
+    try:
+        return detail_of(await manager.review(run_id, edited))
+    except RunStateError as exc:
+        raise _conflict(exc) from None
+
+
+@router.post("/{run_id}/resume", status_code=status.HTTP_202_ACCEPTED)
+async def resume_research(run_id: str, manager: ManagerDep) -> RunDetail:
+    """Go on with an interrupted or failed run from its last checkpoint."""
+    await _run(manager, run_id)
+    try:
+        return detail_of(await manager.resume(run_id))
+    except RunStateError as exc:
+        raise _conflict(exc) from None
+
+
+@router.post("/{run_id}/cancel")
+async def cancel_research(run_id: str, manager: ManagerDep) -> RunDetail:
+    """Stop a queued, running or waiting run."""
+    await _run(manager, run_id)
+    try:
+        return detail_of(await manager.cancel(run_id))
+    except RunStateError as exc:
+        raise _conflict(exc) from None
+
+
+@router.delete("/{run_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def delete_research(run_id: str, manager: ManagerDep) -> Response:
+    """Forget a run: record, events, checkpoints."""
+    await _run(manager, run_id)
+    await manager.delete(run_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+async def _finished(manager: RunManager, run_id: str) -> RunRecord:
+    record = await _run(manager, run_id)
+    if record.result is None:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"run {run_id} is {record.status}: there is no report yet",
+        )
+    return record
+
+
+def _download(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+@router.get("/{run_id}/report.md", response_class=PlainTextResponse)
+async def export_markdown(run_id: str, manager: ManagerDep) -> PlainTextResponse:
+    """The report as Markdown."""
+    record = await _finished(manager, run_id)
+    body = report_markdown(detail_of(record).model_dump())
+    return PlainTextResponse(
+        body, media_type="text/markdown; charset=utf-8", headers=_download(f"marsa-{run_id}.md")
+    )
+
+
+@router.get("/{run_id}/report.json")
+async def export_json(run_id: str, manager: ManagerDep) -> Response:
+    """The whole run as JSON, with its trace."""
+    record = await _finished(manager, run_id)
+    body = detail_of(record).model_dump()
+    body.pop("report_html", None)
+    body["trace"] = [e.model_dump(mode="json") for e in await manager.all_events(run_id)]
+    return Response(
+        json.dumps(body, indent=2, default=str),
+        media_type="application/json",
+        headers=_download(f"marsa-{run_id}.json"),
+    )
+
+
+@router.get("/{run_id}/report.pdf")
+async def export_pdf(run_id: str, manager: ManagerDep) -> Response:
+    """The report as a PDF."""
+    record = await _finished(manager, run_id)
+    return Response(
+        report_pdf(detail_of(record).model_dump()),
+        media_type="application/pdf",
+        headers=_download(f"marsa-{run_id}.pdf"),
+    )

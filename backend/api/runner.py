@@ -1,0 +1,460 @@
+"""Research runs in the background of the API process.
+
+A run is started, followed (its TraceEvents, as they happen or replayed from the database),
+paused after the planner for review, resumed from its last LangGraph checkpoint, cancelled
+or deleted. Every event is written to the database; the graph checkpoints to the same one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from backend.config import Settings
+from backend.graph.builder import build_graph
+from backend.graph.context import ResearchContext
+from backend.graph.run import initial_state, result_json
+from backend.graph.state import REPLACE, AgentState
+from backend.mcp_client import MCPHub, ServerStatus
+from backend.persistence import RunRecord, RunStore
+from backend.reasoning.factory import make_engine
+from backend.reasoning.models import SubQuery
+from backend.trace import TraceEvent, Tracer
+
+TERMINAL = frozenset({"done", "failed", "cancelled", "interrupted"})
+"""Statuses after which nothing more happens unless the person resumes the run."""
+
+Mode = Literal["start", "resume"]
+
+
+class RunStateError(Exception):
+    """The run is not in a state that allows what was asked (HTTP 409)."""
+
+
+class UnknownRun(Exception):
+    """No run has this id (HTTP 404)."""
+
+
+@dataclass
+class Notice:
+    """What a follower is woken for: a new event, or a change of status."""
+
+    kind: Literal["event", "status"]
+
+
+@dataclass
+class LiveRun:
+    """A run this process is working on or holding (awaiting review)."""
+
+    record: RunRecord
+    tracer: Tracer | None = None
+    task: asyncio.Task[None] | None = None
+    followers: set[asyncio.Queue[Notice]] = field(default_factory=set)
+    unsaved: list[TraceEvent] = field(default_factory=list)
+    saved: asyncio.Event = field(default_factory=asyncio.Event)
+    wanted: asyncio.Event = field(default_factory=asyncio.Event)
+    closing: bool = False
+
+    def notify(self, notice: Notice) -> None:
+        for queue in self.followers:
+            queue.put_nowait(notice)
+
+
+@dataclass
+class StreamItem:
+    """One thing to send on a run's event stream."""
+
+    kind: Literal["trace", "status", "end", "heartbeat"]
+    event: TraceEvent | None = None
+    status: str | None = None
+
+
+class RunManager:
+    """Starts and tracks research runs; the API's routes are thin calls into this."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: RunStore,
+        checkpointer: BaseCheckpointSaver,
+        hub: MCPHub,
+    ):
+        self.settings = settings
+        self.store = store
+        self.hub = hub
+        self.graph = build_graph(checkpointer=checkpointer)
+        self.checkpointer = checkpointer
+        self.live: dict[str, LiveRun] = {}
+        self.slots = asyncio.Semaphore(settings.max_active_runs)
+        self.stopping = False
+
+    # --- lifetime --------------------------------------------------------------------
+
+    async def recover(self) -> list[str]:
+        """After a restart: runs that were going on are now interrupted (resumable);
+        runs awaiting review are held again."""
+        interrupted = await self.store.mark_interrupted()
+        for run_id in interrupted:
+            last = await self.store.last_seq(run_id)
+            tracer = Tracer(run_id, last_seq=last)
+            event = tracer.emit(
+                "run",
+                "error",
+                "interrupted: the API stopped while this run was going; "
+                "POST /api/research/{id}/resume goes on from the last checkpoint",
+                status="interrupted",
+            )
+            await self.store.add_events([event])
+        _, waiting = await self.store.page(limit=10_000, offset=0, text=None)
+        for record in waiting:
+            if record.status == "awaiting_review":
+                self.live[record.id] = LiveRun(record=record)
+        return interrupted
+
+    async def shutdown(self) -> None:
+        """Stop the runs of this process: they become interrupted, resumable from their
+        checkpoints; event streams close."""
+        self.stopping = True
+        for live in self.live.values():
+            live.notify(Notice("status"))
+        tasks = [live.task for live in self.live.values() if live.task and not live.task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- commands ----------------------------------------------------------------------
+
+    def hub_status(self) -> dict[str, ServerStatus]:
+        """Every configured server and whether it can be called."""
+        return self.hub.status
+
+    def usable_sources(self) -> list[str]:
+        """Servers a run may be routed to now."""
+        return self.hub.available()
+
+    async def start(
+        self, query: str, *, sources: list[str] | None, max_iterations: int, review_plan: bool
+    ) -> RunRecord:
+        """Record a new run and research it in the background."""
+        run_id = uuid.uuid4().hex[:12]
+        options = {
+            "sources": sources,
+            "max_iterations": max_iterations,
+            "review_plan": review_plan,
+        }
+        record = await self.store.create(run_id, query, options)
+        live = LiveRun(record=record)
+        self.live[run_id] = live
+        self._launch(live, "start")
+        return record
+
+    async def get(self, run_id: str) -> RunRecord:
+        """The run as it stands (the live copy when this process is working on it)."""
+        live = self.live.get(run_id)
+        if live is not None:
+            return live.record
+        record = await self.store.get(run_id)
+        if record is None:
+            raise UnknownRun(run_id)
+        return record
+
+    async def review(self, run_id: str, sub_queries: list[dict[str, Any]] | None) -> RunRecord:
+        """Approve the plan of a run awaiting review, or replace its sub-queries; resume it."""
+        record = await self.get(run_id)
+        if record.status != "awaiting_review":
+            raise RunStateError(f"run {run_id} is {record.status}, not awaiting_review")
+        live = self.live.setdefault(run_id, LiveRun(record=record))
+        if live.task is not None and not live.task.done():
+            raise RunStateError(f"run {run_id} is already resuming")
+        config = self._config(run_id)
+        if sub_queries is None:
+            note = "plan approved as proposed"
+        else:
+            usable = set(self.usable_sources())
+            replaced = []
+            for i, item in enumerate(sub_queries, start=1):
+                wanted = item.get("sources") or sorted(usable)
+                unknown = sorted(set(wanted) - usable)
+                if unknown:
+                    raise RunStateError(
+                        f"sub-query {i}: source(s) {', '.join(unknown)} not available; "
+                        f"available: {', '.join(sorted(usable)) or 'none'}"
+                    )
+                replaced.append(
+                    SubQuery(
+                        id=f"q{i}", text=item["text"], sources=wanted, purpose="reviewed"
+                    ).model_dump(mode="json")
+                )
+            plan = dict(record.plan or {})
+            plan["sub_queries"] = replaced
+            await self.graph.aupdate_state(
+                config, {"sub_queries": {REPLACE: replaced}, "plan": plan}, as_node="planner"
+            )
+            record.plan, record.sub_queries = plan, replaced
+            note = f"plan edited: {len(replaced)} sub-queries"
+        await self.store.update(
+            run_id, status="queued", plan=record.plan, sub_queries=record.sub_queries
+        )
+        record.status = "queued"
+        live.notify(Notice("status"))
+        self._launch(live, "resume", note=note)
+        return record
+
+    async def resume(self, run_id: str) -> RunRecord:
+        """Go on with an interrupted (or failed) run from its last checkpoint."""
+        record = await self.get(run_id)
+        if record.status not in ("interrupted", "failed"):
+            raise RunStateError(
+                f"run {run_id} is {record.status}; only interrupted or failed runs resume"
+            )
+        await self.store.update(run_id, status="queued", error=None)
+        record.status, record.error = "queued", None
+        live = LiveRun(record=record)
+        self.live[run_id] = live
+        self._launch(live, "resume", note="resumed from the last checkpoint")
+        return record
+
+    async def cancel(self, run_id: str) -> RunRecord:
+        """Stop a run that is queued, running or awaiting review."""
+        record = await self.get(run_id)
+        if record.status in TERMINAL:
+            raise RunStateError(f"run {run_id} is already {record.status}")
+        live = self.live.get(run_id)
+        if live is not None and live.task is not None and not live.task.done():
+            live.task.cancel()
+            await asyncio.gather(live.task, return_exceptions=True)
+            return live.record
+        # Awaiting review: nothing is running; record the end here.
+        last = await self.store.last_seq(run_id)
+        event = Tracer(run_id, last_seq=last).emit(
+            "run", "run_end", "run cancelled", status="cancelled"
+        )
+        await self.store.add_events([event])
+        await self.store.update(run_id, status="cancelled")
+        record.status = "cancelled"
+        if live is not None:
+            live.notify(Notice("status"))
+            self.live.pop(run_id, None)
+        return record
+
+    async def delete(self, run_id: str) -> None:
+        """Forget a run: its record, events and checkpoints (a running one is cancelled)."""
+        record = await self.get(run_id)
+        if record.status not in TERMINAL:
+            await self.cancel(run_id)
+        await self.store.delete(run_id)
+        await self.checkpointer.adelete_thread(run_id)
+        self.live.pop(run_id, None)
+
+    # --- following ---------------------------------------------------------------------
+
+    async def follow(self, run_id: str, after: int, heartbeat: float) -> AsyncIterator[StreamItem]:
+        """Events with seq > ``after`` (stored first, then live), status changes,
+        heartbeats while nothing happens, and a final item when the run is over."""
+        record = await self.get(run_id)
+        live = self.live.get(run_id)
+        queue: asyncio.Queue[Notice] = asyncio.Queue()
+        if live is not None:
+            live.followers.add(queue)  # before reading the database: no gap
+        try:
+            for event in await self.store.events(run_id, after):
+                after = event.seq
+                yield StreamItem("trace", event=event)
+            sent_status = None
+            while True:
+                if live is not None and live.tracer is not None:
+                    for event in [e for e in live.tracer.events if e.seq > after]:
+                        after = event.seq
+                        yield StreamItem("trace", event=event)
+                status = live.record.status if live is not None else record.status
+                if status != sent_status:
+                    sent_status = status
+                    yield StreamItem("status", status=status)
+                if status in TERMINAL:
+                    yield StreamItem("end", status=status)
+                    return
+                if self.stopping:
+                    return  # the client reconnects to the next process and is replayed
+                try:
+                    await asyncio.wait_for(queue.get(), timeout=heartbeat)
+                except TimeoutError:
+                    yield StreamItem("heartbeat")
+        finally:
+            if live is not None:
+                live.followers.discard(queue)
+
+    async def all_events(self, run_id: str) -> list[TraceEvent]:
+        """Every event of a run, stored and not yet stored."""
+        stored = await self.store.events(run_id)
+        live = self.live.get(run_id)
+        last = stored[-1].seq if stored else 0
+        if live is not None and live.tracer is not None:
+            stored += [e for e in live.tracer.events if e.seq > last]
+        return stored
+
+    # --- the work ----------------------------------------------------------------------
+
+    def _config(self, run_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": run_id}}
+
+    def _launch(self, live: LiveRun, mode: Mode, note: str = "") -> None:
+        live.task = asyncio.create_task(self._execute(live, mode, note), name=live.record.id)
+
+    def _on_event(self, live: LiveRun) -> Any:
+        def listen(event: TraceEvent) -> None:
+            live.unsaved.append(event)
+            live.wanted.set()
+            live.notify(Notice("event"))
+
+        return listen
+
+    async def _writer(self, live: LiveRun) -> None:
+        """Write emitted events to the database in order, in batches, until closed."""
+        while True:
+            await live.wanted.wait()
+            live.wanted.clear()
+            batch, live.unsaved = live.unsaved, []
+            await self.store.add_events(batch)
+            if live.closing and not live.unsaved:
+                return
+
+    async def _set_status(self, live: LiveRun, status: str, **values: Any) -> None:
+        await self.store.update(live.record.id, status=status, **values)
+        live.record.status = status
+        for key, value in values.items():
+            setattr(live.record, key, value)
+        live.notify(Notice("status"))
+
+    async def _execute(self, live: LiveRun, mode: Mode, note: str) -> None:
+        record = live.record
+        run_id = record.id
+        last = await self.store.last_seq(run_id)
+        tracer = Tracer(run_id, last_seq=last)
+        live.tracer = tracer
+        tracer.subscribe(self._on_event(live))
+        live.closing = False
+        writer = asyncio.create_task(self._writer(live))
+        started = time.perf_counter()
+        engine = make_engine(self.settings, tracer)
+        options = record.options
+        try:
+            async with self.slots:
+                await self._set_status(live, "running")
+                ctx = ResearchContext(
+                    hub=self.hub,
+                    engine=engine,
+                    tracer=tracer,
+                    settings=self.settings,
+                    max_iterations=options.get("max_iterations", 2),
+                    sources=options.get("sources"),
+                )
+                state = await self._invoke(ctx, record, mode, note)
+            snapshot = await self.graph.aget_state(self._config(run_id))
+            elapsed = self._elapsed(record, started)
+            if snapshot.next:
+                tracer.emit(
+                    "run",
+                    "info",
+                    "awaiting review: approve or edit the plan to go on",
+                    status="awaiting_review",
+                )
+                await self._stop_writer(live, writer)
+                await self._set_status(
+                    live,
+                    "awaiting_review",
+                    plan=state.get("plan"),
+                    sub_queries=state.get("sub_queries", []),
+                    elapsed_ms=elapsed,
+                )
+                return
+            status = "failed" if state.get("status") == "failed" else "done"
+            tracer.emit("run", "run_end", f"run {status}", duration_ms=elapsed, status=status)
+            await self._stop_writer(live, writer)
+            result = result_json(state, await self.store.events(run_id), elapsed, run_id)
+            result.pop("trace")
+            result["engine"] = engine.name
+            usage = getattr(engine, "usage", None)
+            if usage:
+                result["llm_usage"] = usage
+            await self._set_status(
+                live,
+                status,
+                result=result,
+                plan=state.get("plan"),
+                sub_queries=state.get("sub_queries", []),
+                answer=state.get("answer") or None,
+                error="; ".join(state.get("errors", [])) if status == "failed" else None,
+                elapsed_ms=elapsed,
+            )
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+            if self.stopping:
+                why = "the API stopped while this run was going; resume it"
+                tracer.emit("run", "error", f"interrupted: {why}", status="interrupted")
+                await self._stop_writer(live, writer)
+                await self._set_status(
+                    live, "interrupted", error=why, elapsed_ms=self._elapsed(record, started)
+                )
+                return
+            tracer.emit("run", "run_end", "run cancelled", status="cancelled")
+            await self._stop_writer(live, writer)
+            await self._set_status(live, "cancelled", elapsed_ms=self._elapsed(record, started))
+        except Exception as exc:  # the run's boundary: record why it failed, keep the API up
+            tracer.emit("run", "error", f"run failed: {type(exc).__name__}: {exc}")
+            tracer.emit("run", "run_end", "run failed", status="failed")
+            await self._stop_writer(live, writer)
+            await self._set_status(live, "failed", error=f"{type(exc).__name__}: {exc}")
+        finally:
+            if not writer.done():
+                await self._stop_writer(live, writer)
+            if live.record.status in TERMINAL:
+                self.live.pop(run_id, None)
+
+    @staticmethod
+    def _elapsed(record: RunRecord, started: float) -> float:
+        """Milliseconds of work on the run: earlier segments plus this one."""
+        return record.elapsed_ms + (time.perf_counter() - started) * 1000
+
+    async def _stop_writer(self, live: LiveRun, writer: asyncio.Task[None]) -> None:
+        """Let the writer store what is left, then end it."""
+        live.closing = True
+        live.wanted.set()
+        await writer
+
+    async def _invoke(
+        self, ctx: ResearchContext, record: RunRecord, mode: Mode, note: str
+    ) -> AgentState:
+        config = self._config(record.id)
+        if mode == "resume":
+            snapshot = await self.graph.aget_state(config)
+            if snapshot.values:
+                ctx.tracer.emit("run", "run_start", note or "resumed", resumed=True)
+                if not snapshot.next:  # finished before the process stopped
+                    return snapshot.values
+                result = await self.graph.ainvoke(None, config, context=ctx, durability="sync")
+                return result
+        ctx.tracer.emit(
+            "run",
+            "run_start",
+            f"research: {record.query}",
+            query=record.query,
+            engine=ctx.engine.name,
+            max_iterations=ctx.max_iterations,
+        )
+        interrupt = ["planner"] if record.options.get("review_plan") else None
+        result = await self.graph.ainvoke(
+            initial_state(record.query, ctx.max_iterations),
+            config,
+            context=ctx,
+            interrupt_after=interrupt,
+            durability="sync",  # each step is on disk before the next starts: resumable
+        )
+        return result

@@ -1,0 +1,146 @@
+"""Request and response bodies of the REST API."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+
+from backend.graph.context import MAX_ITERATIONS_CAP
+from backend.persistence import RunRecord
+
+MAX_QUERY_CHARS = 2000
+RunStatus = Literal[
+    "queued", "running", "awaiting_review", "done", "failed", "cancelled", "interrupted"
+]
+ServerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+QueryText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUERY_CHARS)
+]
+
+
+class ResearchRequest(BaseModel):
+    """POST /api/research."""
+
+    query: QueryText = Field(description="The research question.")
+    sources: list[ServerName] | None = Field(
+        default=None,
+        max_length=16,
+        description="Servers to research (docs, web, github, extras); default: all available.",
+    )
+    max_iterations: int = Field(
+        default=2, ge=1, le=MAX_ITERATIONS_CAP, description="Research rounds allowed."
+    )
+    review_plan: bool = Field(
+        default=False, description="Pause after the planner until the plan is approved."
+    )
+
+    @field_validator("sources")
+    @classmethod
+    def _not_empty(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and not value:
+            raise ValueError("give at least one source, or leave sources out for all")
+        return None if value is None else list(dict.fromkeys(value))
+
+
+class ReviewedSubQuery(BaseModel):
+    """One sub-query of an edited plan."""
+
+    text: QueryText
+    sources: list[ServerName] | None = Field(
+        default=None, max_length=16, description="Default: every available server."
+    )
+
+
+class PlanReview(BaseModel):
+    """POST /api/research/{id}/plan: no sub_queries approves the plan as proposed."""
+
+    sub_queries: list[ReviewedSubQuery] | None = Field(default=None, min_length=1, max_length=20)
+
+
+class RunOptions(BaseModel):
+    sources: list[str] | None = None
+    max_iterations: int = 2
+    review_plan: bool = False
+
+
+class RunSummary(BaseModel):
+    """A run in the history."""
+
+    id: str
+    query: str
+    status: RunStatus
+    created_at: str
+    updated_at: str
+    options: RunOptions
+    answer: str | None = None
+
+    @classmethod
+    def of(cls, record: RunRecord) -> RunSummary:
+        return cls(
+            id=record.id,
+            query=record.query,
+            status=record.status,  # type: ignore[arg-type]
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            options=RunOptions(**record.options),
+            answer=record.answer,
+        )
+
+
+class RunDetail(RunSummary):
+    """A run with its plan and, once finished, its report, claims and sources."""
+
+    plan: dict[str, Any] | None = None
+    sub_queries: list[dict[str, Any]] = []
+    report: str | None = None
+    report_html: str | None = Field(
+        default=None, description="The report as sanitized HTML; citations link to #src-<id>."
+    )
+    claims: list[dict[str, Any]] = []
+    sources: list[dict[str, Any]] = []
+    citations: list[dict[str, Any]] = []
+    citation_check: dict[str, Any] = {}
+    timings: dict[str, float] = {}
+    errors: list[str] = []
+    iterations: int = 0
+    engine: str | None = None
+    llm_usage: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class RunPage(BaseModel):
+    """GET /api/research."""
+
+    total: int
+    items: list[RunSummary]
+
+
+class DocumentText(BaseModel):
+    """POST /api/documents as JSON."""
+
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+    content: Annotated[str, StringConstraints(min_length=1, max_length=2_000_000)]
+    source_url: Annotated[str, StringConstraints(max_length=2000)] | None = None
+    published_date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+
+
+class ServerState(BaseModel):
+    """One MCP server as the API's client holds it."""
+
+    server: str
+    transport: str
+    status: Literal["up", "down", "unavailable"]
+    tools: list[str] = []
+    note: str = ""
+
+
+class Health(BaseModel):
+    """GET /api/health."""
+
+    status: Literal["ok", "degraded"]
+    api: Literal["ok"] = "ok"
+    engine: str
+    database: str
+    documents: int | None
+    servers: list[ServerState]

@@ -1,0 +1,223 @@
+"""The API as a real process: `marsa serve` with real MCP server subprocesses, the offline
+engine, and SQLite or a fresh PostgreSQL database."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers import REPO_ROOT, free_port, running_process
+
+PG_ADMIN = os.environ.get("MARSA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+CORPUS = [
+    {
+        "title": "Tides and the moon",
+        "content": "# Tides\n\nSpring tides happen a day or two after the full moon and the "
+        "new moon, when the sun and the moon pull in line. Neap tides happen at the quarter "
+        "moons, when the pulls are at right angles.",
+        "source_url": "https://oceans.example.edu/tides",
+    },
+    {
+        "title": "Coastal almanac",
+        "content": "# Almanac\n\nThe almanac lists spring tides shortly after each full moon "
+        "and new moon. Tidal range is largest at spring tides and smallest at neap tides.",
+        "source_url": "https://almanac.example.org/coast",
+    },
+    {
+        "title": "Harbour guide",
+        "content": "# Harbour\n\nBoats leave the harbour at high water. Spring tides after "
+        "the full moon give the deepest water over the bar.",
+    },
+]
+QUESTION = "When do spring tides happen?"
+
+
+@dataclass
+class SSE:
+    """What an event stream sent."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """Each as {event, id, data}."""
+    heartbeats: int = 0
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["event"] == kind]
+
+
+def read_sse(
+    client: httpx.Client,
+    path: str,
+    *,
+    headers: dict[str, str] | None = None,
+    until: Callable[[dict[str, Any]], bool] = lambda e: e["event"] == "end",
+    deadline_s: float = 90.0,
+) -> SSE:
+    """Read an event stream until an event satisfies ``until`` or the server closes it."""
+    seen = SSE()
+    current: dict[str, Any] = {"event": "message", "id": None, "data": ""}
+    end = time.monotonic() + deadline_s
+    with client.stream("GET", path, headers=headers, timeout=deadline_s) as response:
+        assert response.status_code == 200, response.read()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        for line in response.iter_lines():
+            assert time.monotonic() < end, f"the awaited event did not come in {deadline_s}s"
+            if line.startswith(":"):
+                seen.heartbeats += 1
+            elif line.startswith("event: "):
+                current["event"] = line[7:]
+            elif line.startswith("id: "):
+                current["id"] = int(line[4:])
+            elif line.startswith("data: "):
+                current["data"] = json.loads(line[6:])
+            elif line == "" and current["data"] != "":
+                seen.events.append(current)
+                if until(current):
+                    return seen
+                current = {"event": "message", "id": None, "data": ""}
+    return seen
+
+
+@dataclass
+class ApiServer:
+    """A running `marsa serve` and an HTTP client for it."""
+
+    url: str
+    proc: Any
+    client: httpx.Client
+    gate: Path
+
+    def wait_status(self, run_id: str, wanted: set[str], deadline_s: float = 90.0) -> dict:
+        end = time.monotonic() + deadline_s
+        while True:
+            run = self.client.get(f"/api/research/{run_id}").json()
+            if run["status"] in wanted:
+                return run
+            assert time.monotonic() < end, f"run {run_id} stayed {run['status']}"
+            time.sleep(0.1)
+
+    def research(self, query: str = QUESTION, **options: Any) -> dict[str, Any]:
+        options.setdefault("sources", ["docs"])
+        response = self.client.post("/api/research", json={"query": query, **options})
+        assert response.status_code == 202, response.text
+        return response.json()
+
+    def wait_event(self, run_id: str, kind: str, node: str, deadline_s: float = 60.0) -> SSE:
+        """Follow the run's stream until it emits an event of this kind from this node."""
+        stream = read_sse(
+            self.client,
+            f"/api/research/{run_id}/events",
+            until=lambda e: (
+                e["event"] == "end"
+                or (
+                    e["event"] == "trace" and (e["data"]["kind"], e["data"]["node"]) == (kind, node)
+                )
+            ),
+            deadline_s=deadline_s,
+        )
+        assert stream.events[-1]["event"] == "trace", stream.events[-1]
+        return stream
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a PostgreSQL database made for this test and dropped after it."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'runs.db'}"
+        return
+    with fresh_postgres() as url:
+        yield url
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    import psycopg
+
+    name = f"marsa_test_{uuid.uuid4().hex[:10]}"
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {exc}")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def api_server(home: Path, database_url: str | None = None, **settings: str) -> Iterator[ApiServer]:
+    """`marsa serve` on a free port with the data directory ``home`` (reused on restart)."""
+    home.mkdir(parents=True, exist_ok=True)
+    gate = home / "gate"
+    config = home / "mcp.json"
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "gate": {
+                        "command": sys.executable,
+                        "args": ["-m", "tests.fakes.gate_search_server"],
+                        "env": {"PYTHONPATH": REPO_ROOT, "GATE_FILE": str(gate)},
+                    }
+                }
+            }
+        )
+    )
+    port = free_port()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TAVILY_API_KEY", "GITHUB_TOKEN") and not k.startswith("MARSA_")
+    }
+    env.update(
+        {
+            "MARSA_DATA_DIR": str(home / "data"),
+            "MARSA_SEED_DOCS": "false",
+            "MARSA_SSE_HEARTBEAT_SECONDS": "0.3",
+            "MARSA_MCP_CONFIG": str(config),
+            "MARSA_GITHUB_BASE_URL": "http://127.0.0.1:9",
+            "PYTHONPATH": REPO_ROOT,
+        }
+    )
+    if database_url:
+        env["MARSA_DATABASE_URL"] = database_url
+    env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
+    command = [sys.executable, "-m", "backend.cli", "serve", "--port", str(port)]
+    url = f"http://127.0.0.1:{port}"
+    headers = {}
+    if "api_token" in settings:
+        headers["Authorization"] = f"Bearer {settings['api_token']}"
+    ready = f"{url}/openapi.json"
+    with (
+        running_process(command, ready, env) as proc,
+        httpx.Client(base_url=url, timeout=60, headers=headers) as client,
+    ):
+        yield ApiServer(url=url, proc=proc, client=client, gate=gate)
+
+
+def ingest_corpus(server: ApiServer) -> None:
+    for doc in CORPUS:
+        response = server.client.post("/api/documents", json=doc)
+        assert response.status_code == 201, response.text
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+    """One SQLite-backed server with the small tide corpus, for tests that only add runs."""
+    with api_server(tmp_path_factory.mktemp("api")) as server:
+        ingest_corpus(server)
+        yield server

@@ -1,0 +1,96 @@
+"""Documents through the API: upload, paste, list, delete; health."""
+
+from __future__ import annotations
+
+from tests.backend.api.conftest import ApiServer
+
+
+def test_a_file_upload_is_ingested_and_listed(shared_server: ApiServer) -> None:
+    files = {
+        "file": ("reef.md", b"# Reefs\n\nCoral reefs grow in warm shallow water.", "text/markdown")
+    }
+    response = shared_server.client.post("/api/documents", files=files)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["status"] == "added" and body["chunks"] >= 1
+    again = shared_server.client.post("/api/documents", files=files).json()
+    assert again["status"] == "unchanged" and again["doc_id"] == body["doc_id"]
+    listing = shared_server.client.get("/api/documents").json()
+    assert body["doc_id"] in [d["doc_id"] for d in listing["documents"]]
+
+
+def test_a_pasted_document_keeps_its_url_and_date(shared_server: ApiServer) -> None:
+    response = shared_server.client.post(
+        "/api/documents",
+        json={
+            "title": "Kelp",
+            "content": "Kelp forests grow in cold water.",
+            "source_url": "https://kelp.example.org/",
+            "published_date": "2026-10-01",
+        },
+    )
+    assert response.status_code == 201, response.text
+    listing = shared_server.client.get("/api/documents", params={"limit": 1000}).json()
+    kelp = next(d for d in listing["documents"] if d["doc_id"] == response.json()["doc_id"])
+    assert kelp["source_url"] == "https://kelp.example.org/"
+    assert kelp["published_date"] == "2026-10-01"
+
+
+def test_deleting_a_document_removes_it(shared_server: ApiServer) -> None:
+    made = shared_server.client.post(
+        "/api/documents", json={"title": "Temporary", "content": "Gone soon."}
+    ).json()
+    deleted = shared_server.client.delete(f"/api/documents/{made['doc_id']}")
+    assert deleted.status_code == 200 and deleted.json()["chunks_deleted"] >= 1
+    again = shared_server.client.delete(f"/api/documents/{made['doc_id']}")
+    assert again.status_code == 404 and "list_documents" in again.json()["detail"]
+
+
+def test_bad_uploads_are_refused_with_a_reason_and_nothing_is_lost(
+    shared_server: ApiServer,
+) -> None:
+    client = shared_server.client
+    before = client.get("/api/documents").json()["total"]
+    exe = client.post("/api/documents", files={"file": ("tool.exe", b"MZ...", "application/x")})
+    assert exe.status_code == 415 and ".md" in exe.json()["detail"]
+    fake_pdf = client.post(
+        "/api/documents", files={"file": ("a.pdf", b"not a pdf", "application/pdf")}
+    )
+    assert fake_pdf.status_code == 422
+    empty = client.post("/api/documents", files={"file": ("empty.md", b"", "text/markdown")})
+    assert empty.status_code == 422 and "empty" in empty.json()["detail"]
+    big = client.post(
+        "/api/documents", files={"file": ("big.txt", b"a " * 6_000_000, "text/plain")}
+    )
+    assert big.status_code == 413 and "MARSA_MAX_UPLOAD_BYTES" in big.json()["detail"]
+    no_title = client.post("/api/documents", json={"content": "text"})
+    assert no_title.status_code == 422 and "title" in no_title.json()["detail"]
+    not_json = client.post(
+        "/api/documents", content=b"{oops", headers={"content-type": "application/json"}
+    )
+    assert not_json.status_code == 422
+    plain = client.post("/api/documents", content=b"hello", headers={"content-type": "text/plain"})
+    assert plain.status_code == 415
+    assert client.get("/api/documents").json()["total"] == before
+
+
+def test_health_reports_servers_documents_engine_and_database(shared_server: ApiServer) -> None:
+    health = shared_server.client.get("/api/health").json()
+    servers = {s["server"]: s for s in health["servers"]}
+    assert servers["docs"]["status"] == "up" and "search_documents" in servers["docs"]["tools"]
+    assert servers["web"]["status"] == "unavailable"
+    assert "TAVILY_API_KEY" in servers["web"]["note"]
+    assert servers["gate"]["status"] == "up"
+    assert health["documents"] >= 3
+    assert health["engine"] == "offline" and health["database"].startswith("sqlite:///")
+    assert health["status"] == "ok"
+
+
+def test_the_page_and_its_assets_are_served_with_a_strict_policy(
+    shared_server: ApiServer,
+) -> None:
+    page = shared_server.client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert shared_server.client.get("/static/app.js").status_code == 200
+    assert shared_server.client.get("/docs").status_code == 200

@@ -1,0 +1,43 @@
+"""The report as HTML is safe whatever the documents held, and its citations link."""
+
+from __future__ import annotations
+
+import re
+
+from backend.api.export import report_markdown, report_pdf
+from backend.api.render import report_html
+
+CITES = [{"n": 1, "source_id": "S1", "quote": "q"}, {"n": 2, "source_id": "S2", "quote": "q"}]
+
+
+def test_raw_html_from_a_document_is_shown_as_text_not_run() -> None:
+    html = report_html('A <script>alert(1)</script> and <img src=x onerror="alert(2)"> [1]', CITES)
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_javascript_links_lose_their_target() -> None:
+    html = report_html("[click](javascript:alert(1)) and [ok](https://example.org/a)", CITES)
+    assert 'href="javascript' not in html
+    assert 'href="https://example.org/a"' in html and "noopener" in html
+
+
+def test_adjacent_citation_markers_each_link_to_their_source() -> None:
+    html = report_html("Spring tides follow the full moon. [1][2]", CITES)
+    assert '<a class="cite" href="#src-S1"' in html and '<a class="cite" href="#src-S2"' in html
+
+
+def test_a_marker_without_a_citation_stays_plain_text() -> None:
+    assert "href" not in report_html("Unknown [7].", CITES)
+
+
+def test_the_pdf_export_holds_every_page_of_a_long_report() -> None:
+    body = "## Answer\n\n" + "\n".join(f"- Finding {i} about tides. [1]" for i in range(200))
+    run = {"id": "r1", "query": "Tides — ünïcode?", "status": "done", "created_at": "now"}
+    pdf = report_pdf({**run, "report": body})
+    assert (
+        pdf.startswith(b"%PDF-")
+        and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page>") + pdf.count(b"/Type /Page/")
+        >= 1
+    )
+    assert report_markdown({**run, "report": body}).startswith("# Tides — ünïcode?\n")
