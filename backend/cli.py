@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -179,7 +180,11 @@ def serve(
 
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     err.print(f"MARSA: web UI at [bold]{url}[/], API docs at {url}docs (Ctrl+C stops)")
-    if open_browser:
+    # Only where a desktop is: on a bare server webbrowser may start a text browser instead.
+    desktop = sys.platform in ("darwin", "win32") or any(
+        os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if open_browser and desktop:
         import threading
         import webbrowser
 

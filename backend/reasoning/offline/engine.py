@@ -5,10 +5,13 @@ Planning is regex and word lists (``planner``); follow-up hops (``refine``), cla
 onnxruntime unless another is given) plus the word-level signals in ``signals``; the report
 (``report``, ``answer``) is assembled from verbatim source sentences.
 The same input gives the same output. Methods are async to match the interface; the CPU work
-runs inline (a few hundred sentences embed in well under a second).
+(embedding, scoring sentences) runs in a worker thread so that an API process keeps serving
+event streams and other requests meanwhile.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from backend.reasoning.models import Claim, Plan, Report, Source, SubQuery, Verdict
 from backend.reasoning.offline import claims as claims_mod
@@ -33,18 +36,20 @@ class OfflineEngine:
         self, plan: Plan, sources: list[Source], verdicts: list[Verdict], iteration: int
     ) -> list[SubQuery]:
         """Follow-up hops and retries from what was found; [] when nothing new is left."""
-        return refine.refine_plan(plan, sources, verdicts, iteration, self.vectors)
+        return await asyncio.to_thread(
+            refine.refine_plan, plan, sources, verdicts, iteration, self.vectors
+        )
 
     async def extract_claims(self, plan: Plan, sources: list[Source]) -> list[Claim]:
         """The most relevant, non-redundant source sentences per sub-query."""
-        return claims_mod.extract(plan, sources, self.vectors)
+        return await asyncio.to_thread(claims_mod.extract, plan, sources, self.vectors)
 
     async def verify(self, claims: list[Claim], sources: list[Source]) -> list[Verdict]:
         """Supported, contradicted or unverifiable, from the other sources' sentences."""
-        return verify.verify_claims(claims, sources, self.vectors)
+        return await asyncio.to_thread(verify.verify_claims, claims, sources, self.vectors)
 
     async def write_report(
         self, plan: Plan, claims: list[Claim], verdicts: list[Verdict], sources: list[Source]
     ) -> Report:
         """Direct answer first, a section per sub-query, numbered citations, sources."""
-        return report.write(plan, claims, verdicts, sources)
+        return await asyncio.to_thread(report.write, plan, claims, verdicts, sources)
