@@ -116,6 +116,15 @@ class Settings(BaseSettings):
         description="Key for the chat model's provider.",
     )
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+    llm_price_input: float | None = Field(
+        default=None,
+        ge=0,
+        description="US dollars per million input tokens of the chat model; with "
+        "MARSA_LLM_PRICE_OUTPUT, runs report their cost per node.",
+    )
+    llm_price_output: float | None = Field(
+        default=None, ge=0, description="US dollars per million output tokens."
+    )
 
     # --- servers and client ---------------------------------------------
     docs_server_url: str | None = Field(

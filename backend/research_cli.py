@@ -97,6 +97,7 @@ async def research_command(
     usage = getattr(engine, "usage", None)
     if usage:
         result["llm_usage"] = usage
+        result["llm_usage_by_node"] = engine.usage_by_node()  # type: ignore[attr-defined]
     return result
 
 

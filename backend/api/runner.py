@@ -382,6 +382,7 @@ class RunManager:
             usage = getattr(engine, "usage", None)
             if usage:
                 result["llm_usage"] = usage
+                result["llm_usage_by_node"] = engine.usage_by_node()  # type: ignore[attr-defined]
             await self._set_status(
                 live,
                 status,

@@ -106,6 +106,7 @@ class RunDetail(RunSummary):
     iterations: int = 0
     engine: str | None = None
     llm_usage: dict[str, Any] | None = None
+    llm_usage_by_node: dict[str, Any] | None = None
     error: str | None = None
 
 

@@ -64,6 +64,8 @@ def server_env(settings: Settings) -> dict[str, str]:
             "llm",
             "llm_base_url",
             "llm_temperature",
+            "llm_price_input",
+            "llm_price_output",
             "docs_server_url",
             "web_server_url",
             "github_server_url",

@@ -18,6 +18,13 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
     from backend.llm import build_chat_model
     from backend.reasoning.llm_engine import LLMEngine
 
+    prices = None
+    if settings.llm_price_input is not None and settings.llm_price_output is not None:
+        prices = (settings.llm_price_input, settings.llm_price_output)
     return LLMEngine(
-        build_chat_model(settings), fallback=offline, model_name=settings.llm, tracer=tracer
+        build_chat_model(settings),
+        fallback=offline,
+        model_name=settings.llm,
+        tracer=tracer,
+        prices=prices,
     )

@@ -146,13 +146,16 @@ class LLMEngine:
         model_name: str = "",
         tracer: Tracer | None = None,
         max_claims: int = 12,
+        prices: tuple[float, float] | None = None,
     ):
         self.model = model
         self.fallback = fallback
         self.model_name = model_name
         self.tracer = tracer
         self.max_claims = max_claims
-        self.usage: dict[str, dict[str, int]] = {}
+        self.prices = prices
+        """US dollars per million input and output tokens, when configured."""
+        self.usage: dict[str, dict[str, Any]] = {}
 
     def _event(self, node: NodeName, kind: Any, message: str, **data: Any) -> None:
         if self.tracer is not None:
@@ -160,10 +163,20 @@ class LLMEngine:
 
     def _record_usage(self, step: str, node: NodeName, message: AIMessage) -> None:
         usage: dict[str, Any] = dict(message.usage_metadata or {})
-        totals = self.usage.setdefault(step, {"calls": 0, "input_tokens": 0, "output_tokens": 0})
+        tokens_in, tokens_out = (
+            int(usage.get("input_tokens", 0)),
+            int(usage.get("output_tokens", 0)),
+        )
+        totals = self.usage.setdefault(
+            step, {"node": node, "calls": 0, "input_tokens": 0, "output_tokens": 0}
+        )
         totals["calls"] += 1
-        totals["input_tokens"] += int(usage.get("input_tokens", 0))
-        totals["output_tokens"] += int(usage.get("output_tokens", 0))
+        totals["input_tokens"] += tokens_in
+        totals["output_tokens"] += tokens_out
+        cost = None
+        if self.prices is not None and usage:
+            cost = (tokens_in * self.prices[0] + tokens_out * self.prices[1]) / 1_000_000
+            totals["cost_usd"] = round(totals.get("cost_usd", 0.0) + cost, 6)
         self._event(
             node,
             "llm_call",
@@ -171,7 +184,21 @@ class LLMEngine:
             step=step,
             input_tokens=usage.get("input_tokens"),
             output_tokens=usage.get("output_tokens"),
+            cost_usd=None if cost is None else round(cost, 6),
         )
+
+    def usage_by_node(self) -> dict[str, dict[str, Any]]:
+        """Calls, tokens and (with prices set) cost, summed per graph node."""
+        nodes: dict[str, dict[str, Any]] = {}
+        for totals in self.usage.values():
+            node = nodes.setdefault(
+                totals["node"], {"calls": 0, "input_tokens": 0, "output_tokens": 0}
+            )
+            for key in ("calls", "input_tokens", "output_tokens"):
+                node[key] += totals[key]
+            if "cost_usd" in totals:
+                node["cost_usd"] = round(node.get("cost_usd", 0.0) + totals["cost_usd"], 6)
+        return nodes
 
     async def _ask(self, step: str, node: NodeName, prompt: str, schema: type[T]) -> T | None:
         """The model's answer as ``schema``; one retry with the error; None means fall back."""

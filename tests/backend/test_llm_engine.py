@@ -149,8 +149,25 @@ async def test_two_malformed_answers_fall_back_to_the_offline_engine_and_the_tra
 async def test_token_counts_are_recorded_per_step() -> None:
     llm, _, _, tracer = engine("nope", PLAN_JSON)
     await llm.plan("q?", ["docs"])
-    assert llm.usage["plan"] == {"calls": 2, "input_tokens": 200, "output_tokens": 40}
+    assert llm.usage["plan"] == {
+        "node": "planner",
+        "calls": 2,
+        "input_tokens": 200,
+        "output_tokens": 40,
+    }
     assert [e.data["input_tokens"] for e in tracer.events if e.kind == "llm_call"] == [100, 100]
+
+
+async def test_with_prices_set_each_node_reports_its_cost() -> None:
+    model = ScriptedChatModel(answers=[PLAN_JSON])
+    tracer = Tracer()
+    llm = LLMEngine(model, RecordingFallback(), tracer=tracer, prices=(3.0, 15.0))
+    await llm.plan("q?", ["docs"])
+    # 100 input tokens at $3/M + 20 output tokens at $15/M
+    assert llm.usage_by_node() == {
+        "planner": {"calls": 1, "input_tokens": 100, "output_tokens": 20, "cost_usd": 0.0006}
+    }
+    assert [e.data["cost_usd"] for e in tracer.events if e.kind == "llm_call"] == [0.0006]
 
 
 async def test_claims_not_found_verbatim_in_their_source_are_dropped() -> None:

@@ -35,6 +35,7 @@ _RESULT_KEYS = (
     "iterations",
     "engine",
     "llm_usage",
+    "llm_usage_by_node",
 )
 
 

@@ -62,8 +62,10 @@ def read_sse(
     headers: dict[str, str] | None = None,
     until: Callable[[dict[str, Any]], bool] = lambda e: e["event"] == "end",
     deadline_s: float = 90.0,
+    heartbeats: int | None = None,
 ) -> SSE:
-    """Read an event stream until an event satisfies ``until`` or the server closes it."""
+    """Read an event stream until an event satisfies ``until``, ``heartbeats`` heartbeats
+    have come, or the server closes it."""
     seen = SSE()
     current: dict[str, Any] = {"event": "message", "id": None, "data": ""}
     end = time.monotonic() + deadline_s
@@ -74,6 +76,8 @@ def read_sse(
             assert time.monotonic() < end, f"the awaited event did not come in {deadline_s}s"
             if line.startswith(":"):
                 seen.heartbeats += 1
+                if heartbeats is not None and seen.heartbeats >= heartbeats:
+                    return seen
             elif line.startswith("event: "):
                 current["event"] = line[7:]
             elif line.startswith("id: "):

@@ -109,6 +109,21 @@ def test_approving_a_plan_unchanged_runs_the_planners_sub_queries(
     ]
 
 
+def test_a_waiting_run_keeps_its_stream_open_with_heartbeats(shared_server: ApiServer) -> None:
+    run = shared_server.research(review_plan=True)
+    shared_server.wait_status(run["id"], {"awaiting_review"})
+    stream = read_sse(
+        shared_server.client,
+        f"/api/research/{run['id']}/events",
+        heartbeats=3,
+        deadline_s=30,
+    )
+    assert stream.heartbeats == 3
+    assert stream.of("status")[-1]["data"] == {"status": "awaiting_review"}
+    assert not stream.of("end")
+    shared_server.client.post(f"/api/research/{run['id']}/cancel")
+
+
 def test_a_plan_review_of_a_run_that_is_not_waiting_is_refused(shared_server: ApiServer) -> None:
     run = shared_server.research()
     shared_server.wait_status(run["id"], {"done"})
@@ -256,7 +271,10 @@ def test_exports_wait_for_the_report(shared_server: ApiServer) -> None:
     shared_server.wait_status(run["id"], {"awaiting_review"})
     response = shared_server.client.get(f"/api/research/{run['id']}/report.pdf")
     assert response.status_code == 409 and "no report yet" in response.json()["detail"]
-    shared_server.client.post(f"/api/research/{run['id']}/cancel")
+    cancelled = shared_server.client.post(f"/api/research/{run['id']}/cancel")
+    assert cancelled.json()["status"] == "cancelled"
+    stream = read_sse(shared_server.client, f"/api/research/{run['id']}/events")
+    assert stream.events[-1]["data"] == {"status": "cancelled"}
 
 
 def test_with_a_token_every_api_route_asks_for_it(tmp_path: Path) -> None:
