@@ -93,4 +93,8 @@ def test_the_page_and_its_assets_are_served_with_a_strict_policy(
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert shared_server.client.get("/static/app.js").status_code == 200
-    assert shared_server.client.get("/docs").status_code == 200
+    docs = shared_server.client.get("/docs")
+    assert docs.status_code == 200 and "cdn" not in docs.text.lower()
+    assert "/static-offline-docs/swagger-ui-bundle.js" in docs.text
+    bundle = shared_server.client.get("/static-offline-docs/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and len(bundle.content) > 100_000
