@@ -1,0 +1,187 @@
+"""Browser tests: the real `marsa serve` as a subprocess, driven by Debian's Chromium.
+
+Playwright never downloads a browser here: it launches /usr/bin/chromium, and the tests
+skip (saying why) when that is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers import REPO_ROOT, free_port, running_process
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+
+# Three short documents about one topic, so a question about tides has material to cite.
+TIDE_DOCS = [
+    {
+        "title": "Tides and the Moon",
+        "content": "# Tides and the Moon\n\nOcean tides are caused mainly by the gravitational "
+        "pull of the Moon on the Earth's oceans. The Moon's gravity pulls water toward it, "
+        "creating a bulge on the side facing the Moon. A second bulge forms on the opposite "
+        "side because of inertia. Most coasts see two high tides and two low tides every "
+        "lunar day of about 24 hours and 50 minutes.",
+        "source_url": "https://example.org/tides-moon",
+        "published_date": "2024-03-01",
+    },
+    {
+        "title": "The Sun and spring tides",
+        "content": "# The Sun and spring tides\n\nThe Sun also raises tides, but its effect is "
+        "about 46 percent of the Moon's because it is much farther away. When the Sun and "
+        "Moon line up at new and full moon, their pulls add together and produce spring "
+        "tides with the largest range. At quarter moons they pull at right angles and "
+        "produce neap tides with the smallest range.",
+        "published_date": "2025-01-15",
+    },
+    {
+        "title": "Coastline shape and tidal range",
+        "content": "# Coastline shape and tidal range\n\nThe shape of the coastline and the "
+        "depth of the sea floor change how large tides are. The Bay of Fundy in Canada has "
+        "the largest tidal range in the world, over 16 metres, because the bay resonates "
+        "with the tide. Enclosed seas like the Mediterranean have very small tides.",
+        "published_date": "2023-06-10",
+    },
+]
+
+
+@dataclass
+class Server:
+    """A running `marsa serve` and an HTTP client for setting things up."""
+
+    url: str
+    client: httpx.Client
+
+    def research(self, query: str, **options: Any) -> str:
+        """Start a run through the API; return its id."""
+        response = self.client.post("/api/research", json={"query": query, **options})
+        assert response.status_code == 202, response.text
+        return str(response.json()["id"])
+
+
+@dataclass
+class PageProblems:
+    """What went wrong in the page: console errors, uncaught errors, dialogs."""
+
+    console: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    accept_dialogs: bool = False
+
+
+@contextmanager
+def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
+    """`marsa serve` on a free port with its own data directory and the tide documents.
+
+    ``settings`` become MARSA_<NAME> variables (e.g. api_token="s3cret").
+    """
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TAVILY_API_KEY", "GITHUB_TOKEN") and not k.startswith("MARSA_")
+    }
+    env.update(
+        {
+            "MARSA_DATA_DIR": str(home / "data"),
+            "MARSA_SEED_DOCS": "false",
+            # GitHub is "up" but answers nothing: nothing leaves the machine.
+            "MARSA_GITHUB_BASE_URL": "http://127.0.0.1:9",
+            "PYTHONPATH": REPO_ROOT,
+        }
+    )
+    env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
+    headers = (
+        {"Authorization": f"Bearer {settings['api_token']}"} if "api_token" in settings else {}
+    )
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [
+        sys.executable,
+        "-m",
+        "backend.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    with (
+        running_process(command, f"{url}/openapi.json", env),
+        httpx.Client(base_url=url, timeout=60, headers=headers) as client,
+    ):
+        for doc in TIDE_DOCS:
+            response = client.post("/api/documents", json=doc)
+            assert response.status_code == 201, response.text
+        yield Server(url=url, client=client)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module; each test adds only its own runs and documents."""
+    with marsa_server(tmp_path_factory.mktemp("e2e")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, launched by Playwright (which downloads nothing)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(
+            f"{CHROMIUM} is missing: install Debian's chromium package to run browser tests"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def problems() -> PageProblems:
+    return PageProblems()
+
+
+@pytest.fixture
+def page(browser: Any, problems: PageProblems) -> Iterator[Any]:
+    """A fresh desktop-sized page that records console errors, page errors and dialogs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.set_default_timeout(30_000)
+    tab.on("console", lambda m: problems.console.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: problems.errors.append(str(exc)))
+
+    def dialog(d: Any) -> None:
+        problems.dialogs.append(f"{d.type}: {d.message}")
+        if problems.accept_dialogs:
+            d.accept()
+        else:
+            d.dismiss()
+
+    tab.on("dialog", dialog)
+    yield tab
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots go: MARSA_ARTIFACTS_DIR, or test-artifacts/screenshots/."""
+    target = Path(
+        os.environ.get("MARSA_ARTIFACTS_DIR") or Path(REPO_ROOT) / "test-artifacts" / "screenshots"
+    )
+    target.mkdir(parents=True, exist_ok=True)
+    return target

@@ -1,0 +1,261 @@
+"""The web UI in a real browser against the real API: live timeline, report, safety,
+history, plan review and a phone-sized screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PageProblems, Server, marsa_server
+
+RUN_TIMEOUT = 90_000  # ms: a whole offline research run, with room for a slow CI machine
+
+# Record, at the moment the first timeline item appears, whether the report is still empty.
+WATCH_ORDER = """
+window.__order = {};
+new MutationObserver(() => {
+  const report = document.getElementById("report");
+  if (!report) return;
+  const hasReport = !report.hidden && report.childElementCount > 0;
+  if (!("firstEventWithoutReport" in window.__order) && document.querySelector("#timeline li")) {
+    window.__order.firstEventWithoutReport = !hasReport;
+  }
+  if (hasReport && !("reportAfterEvents" in window.__order)) {
+    window.__order.reportAfterEvents = document.querySelectorAll("#timeline li").length;
+  }
+}).observe(document, { childList: true, subtree: true, attributes: true });
+"""
+
+XSS_DOC = b"""# Tidal bores <img src=x onerror="window.__pwned=1">
+
+A tidal bore is a wave that travels up a river against its current when a strong
+incoming tide pushes into a narrow, shallow estuary. The Qiantang River in China has the
+largest tidal bore in the world, up to nine metres high.
+<script>window.__pwned=2</script>
+Read more about tidal bores [x](javascript:window.__pwned=3) in the river guide.
+"""
+
+
+def ask(
+    page: Any,
+    question: str,
+    *,
+    sources: list[str] | None = None,
+    review: bool = False,
+    keyboard: bool = False,
+) -> None:
+    """Type a question, choose sources, and press Research (or Ctrl+Enter)."""
+    page.fill("#query", question)
+    if sources is not None:
+        toggles = page.locator("#source-toggles input[name=sources]")
+        expect(toggles.first).to_be_visible()
+        for i in range(toggles.count()):
+            box = toggles.nth(i)
+            box.set_checked(box.get_attribute("value") in sources)
+    if review:
+        page.check("#review-plan")
+    if keyboard:
+        page.press("#query", "Control+Enter")
+    else:
+        page.click("#ask-button")
+
+
+def wait_done(page: Any) -> None:
+    expect(page.locator("#status")).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    expect(page.locator("#report a.cite").first).to_be_visible()
+
+
+def test_asking_a_question_shows_the_timeline_before_the_report_then_claims_and_scored_sources(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.add_init_script(WATCH_ORDER)
+    page.goto(server.url)
+    ask(page, "What causes ocean tides?")
+
+    expect(page.locator("#timeline li.event").first).to_be_visible(timeout=RUN_TIMEOUT)
+    wait_done(page)
+    order = page.evaluate("window.__order")
+    assert order["firstEventWithoutReport"] is True, order
+    assert order["reportAfterEvents"] >= 1, order
+    expect(page.locator("#timeline li.event.kind-tool_call.node-researcher").first).to_be_visible()
+    expect(page.locator("#timeline li.event.kind-run_end")).to_have_count(1)
+
+    claims = page.locator("#claims tbody tr")
+    expect(claims.first).to_be_visible()
+    expect(claims.first.locator(".badge.verdict")).to_have_text(
+        re.compile("supported|contradicted|unverifiable")
+    )
+    expect(claims.first.locator(".confidence")).to_have_text(re.compile(r"^\d+%$"))
+
+    sources = page.locator("#sources li.source")
+    expect(sources.first).to_be_visible()
+    expect(sources.first.locator(".score-total")).to_have_text(re.compile(r"score \d\.\d\d"))
+    for part in ("domain", "recency", "depth"):
+        expect(sources.first.locator(f".part-{part} .score-value")).to_have_text(
+            re.compile(r"\d\.\d\d")
+        )
+    expect(page.locator("#citation-check")).to_contain_text("checked")
+    expect(page.locator("#exports a")).to_have_count(3)
+
+    # A citation jumps to its source and highlights it, leaving the run in the URL.
+    citation = page.locator("#report a.cite").first
+    target = citation.get_attribute("href")
+    citation.click()
+    expect(page.locator(f"#sources {target}")).to_have_class(re.compile("highlight"))
+    assert page.url.endswith(f"#run={page.text_content('#run-id')}")
+
+    page.screenshot(path=str(artifacts / "desktop-report.png"), full_page=True)
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_hostile_document_is_cited_without_running_any_of_its_markup(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    page.set_input_files(
+        "#doc-file", files=[{"name": "bores.md", "mimeType": "text/markdown", "buffer": XSS_DOC}]
+    )
+    page.click("#doc-upload")
+    expect(page.locator("#doc-status")).to_contain_text("added")
+    expect(page.locator("#doc-list .doc-title", has_text="Tidal bores").first).to_be_visible()
+
+    ask(page, "What is a tidal bore on the Qiantang River?", sources=["docs"])
+    wait_done(page)
+
+    bore = page.locator("#sources li.source", has_text="Tidal bores").first
+    expect(bore).to_be_visible()
+    source_id = bore.get_attribute("id")
+    expect(page.locator(f'#report a.cite[href="#{source_id}"]').first).to_be_visible()
+    # The markup shows as text, or not at all; it never becomes elements.
+    assert page.locator("#report script, #report img, #sources img, #doc-list img").count() == 0
+    assert page.locator('a[href^="javascript:"]').count() == 0
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+
+    page.reload()
+    wait_done(page)
+    expect(page.locator("#timeline li.kind-run_end")).to_have_count(1)
+    expect(page.locator("#doc-list .doc-title", has_text="Tidal bores").first).to_be_visible()
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    page.screenshot(path=str(artifacts / "hostile-document.png"), full_page=True)
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_history_lists_the_run_after_a_reload_and_clicking_it_shows_its_report(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    question = "How does the Bay of Fundy tidal range compare with the Mediterranean?"
+    ask(page, question, sources=["docs"], keyboard=True)
+    wait_done(page)
+    run_id = page.text_content("#run-id")
+
+    page.goto(server.url)  # a fresh load, without the #run= hash
+    expect(page.locator("#report")).to_be_hidden()
+    page.fill("#history-search", "Fundy")
+    item = page.locator(f'#history-list li[data-run-id="{run_id}"]')
+    expect(item).to_be_visible()
+    expect(page.locator("#history-list li")).to_have_count(1)
+    item.locator(".history-open").click()
+
+    wait_done(page)
+    expect(page.locator("#run-query")).to_have_text(question)
+    expect(page.locator("#timeline li.event").first).to_be_visible()
+    assert page.url.endswith(f"#run={run_id}")
+    page.screenshot(path=str(artifacts / "history.png"), full_page=True)
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_reviewing_the_plan_runs_the_edited_sub_queries(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    ask(page, "Why are there spring tides and neap tides?", sources=["docs"], review=True)
+
+    review = page.locator("#plan-review")
+    expect(review).to_be_visible(timeout=RUN_TIMEOUT)
+    expect(page.locator("#status")).to_have_attribute("data-status", "awaiting_review")
+    first = review.locator("input.sq-text").first
+    expect(first).to_be_visible()
+    first.fill("How do the Sun and Moon make spring tides?")
+    review.get_by_role("button", name="Add sub-query").click()
+    review.locator("input.sq-text").last.fill("What are neap tides?")
+    page.screenshot(path=str(artifacts / "plan-review.png"), full_page=True)
+    review.get_by_role("button", name="Run edited plan").click()
+
+    expect(review).to_be_hidden()
+    wait_done(page)
+    plan = page.locator("#run-plan-list")
+    expect(plan).to_contain_text("How do the Sun and Moon make spring tides?")
+    expect(plan).to_contain_text("What are neap tides?")
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_the_page_fits_a_phone_screen_without_horizontal_scrolling(
+    server: Server, browser: Any, artifacts: Path
+) -> None:
+    # A long unbreakable word (a URL) in the question must wrap, not widen the page.
+    question = (
+        "What causes ocean tides, says https://example.org/tides/moon/gravity/bulges/inertia/x?"
+    )
+    run_id = server.research(question, sources=["docs"])
+    context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(f"{server.url}/#run={run_id}")
+        wait_done(phone)
+        expect(phone.locator("#claims tbody tr").first).to_be_visible()
+        expect(phone.locator("#sources li.source").first).to_be_visible()
+        expect(phone.locator("#query")).to_be_visible()
+        box = phone.locator("#query").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375 + 1, f"the page is {width}px wide at 375px"
+        phone.screenshot(path=str(artifacts / "phone.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_deleting_a_run_from_history_removes_it_and_clears_the_screen(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    run_id = server.research("Which bay has the largest tidal range?", sources=["docs"])
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+    problems.accept_dialogs = True
+    item = page.locator(f'#history-list li[data-run-id="{run_id}"]')
+    item.get_by_role("button", name="Delete").click()
+
+    expect(item).to_have_count(0)
+    expect(page.locator("#report")).to_be_hidden()
+    expect(page.locator("#timeline li")).to_have_count(0)
+    assert "#run=" not in page.url
+    assert server.client.get(f"/api/research/{run_id}").status_code == 404
+    assert problems.dialogs == ["confirm: Delete this run?"]
+    assert not problems.errors and not problems.console, problems
+
+
+def test_a_server_with_a_token_asks_for_it_once_and_then_streams_the_run(
+    tmp_path: Path, page: Any, problems: PageProblems
+) -> None:
+    with marsa_server(tmp_path, api_token="tide-s3cret") as guarded:
+        page.goto(guarded.url)
+        expect(page.locator("#auth-form")).to_be_visible()
+        page.fill("#auth-token", "tide-s3cret")
+        page.click("#auth-form button[type=submit]")
+        expect(page.locator("#auth-form")).to_be_hidden()
+        expect(page.locator("#health-docs")).to_have_text("3")
+
+        ask(page, "What causes ocean tides?", sources=["docs"])
+        expect(page.locator("#timeline li.event").first).to_be_visible(timeout=RUN_TIMEOUT)
+        wait_done(page)
+        assert page.evaluate("localStorage.getItem('marsa.token')") == "tide-s3cret"
+
+        page.reload()
+        wait_done(page)
+        expect(page.locator("#auth-form")).to_be_hidden()
+    # The first page load was refused (401) before the token was given; nothing else failed.
+    assert all("401" in message for message in problems.console), problems
+    assert not problems.errors and not problems.dialogs, problems
