@@ -83,6 +83,12 @@ class MiniLMOnnxEmbedder:
             options = ort.SessionOptions()
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
+            # Batches come in every shape (dynamic padding): with the arena and memory
+            # patterns on, onnxruntime kept each shape's buffers and a long-lived process
+            # grew by ~1.5 GB over a few hundred batches. Off, memory stays flat at no
+            # measurable cost in speed (bench/api.py, docs/evaluation.md).
+            options.enable_cpu_mem_arena = False
+            options.enable_mem_pattern = False
             self._session = ort.InferenceSession(
                 str(self._resolve_model()), sess_options=options, providers=["CPUExecutionProvider"]
             )
