@@ -33,7 +33,7 @@ function setStatus(status, extra = "") {
   line.classList.toggle("error-text", status === "failed");
   const busy = status === "queued" || status === "running" || status === "awaiting_review";
   $("run-cancel").hidden = !busy;
-  $("run-resume").hidden = status !== "interrupted";
+  $("run-resume").hidden = status !== "interrupted" && status !== "failed";
   $("ask-button").disabled = false;
   document.body.classList.toggle("busy", status === "queued" || status === "running");
 }

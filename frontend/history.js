@@ -34,7 +34,7 @@ function item(run) {
       refreshHistory();
     } }, "Cancel"));
   }
-  if (run.status === "interrupted") {
+  if (run.status === "interrupted" || run.status === "failed") {
     actions.push(el("button", { type: "button", class: "secondary small", onclick: async () => {
       const result = await act(`/api/research/${id}/resume`, "POST");
       if (result.ok) handlers.onOpen?.(run.id);

@@ -36,7 +36,8 @@ def require_token(request: Request) -> None:
     expected = settings.api_token.get_secret_value()
     header = request.headers.get("authorization", "")
     scheme, _, given = header.partition(" ")
-    if scheme.lower() != "bearer" or not given:
+    if (scheme.lower() != "bearer" or not given) and request.method == "GET":
+        # Only for reading: event streams and download links cannot carry a header.
         given = request.query_params.get("access_token", "")
     if not given or not secrets.compare_digest(given.encode(), expected.encode()):
         raise HTTPException(

@@ -62,14 +62,30 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    parts = []
+    parts, errors = [], []
     for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        loc = [str(p) for p in error.get("loc", ())]
+        where = ".".join(p for p in loc if p != "body")
+        message = str(error.get("msg"))
+        if error.get("type") == "string_pattern_mismatch" and "x00" in str(error.get("ctx")):
+            message = "must not contain NUL characters"
+        parts.append(f"{where}: {message}" if where else message)
+        # Not the input itself: it may be huge, or bytes that JSON cannot carry.
+        errors.append({"loc": loc, "msg": message, "type": str(error.get("type"))})
     return JSONResponse(
         status_code=422,
-        content={"detail": "; ".join(parts) or "invalid request", "errors": exc.errors()},
+        content={"detail": "; ".join(parts) or "invalid request", "errors": errors},
     )
+
+
+JSON_BODY_LIMIT = 256 * 1024
+"""Largest JSON body outside document uploads (a question is at most 2,000 characters)."""
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def _same_origin(origin: str, request: Request) -> bool:
+    host = request.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -95,10 +111,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
         )
 
+    allowed_origins = set(app.state.settings.cors_origins)
+    upload_limit = app.state.settings.max_upload_bytes + 64 * 1024
+
     @app.middleware("http")
-    async def _security_headers(
+    async def _guard(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
+        if request.method in UNSAFE and request.url.path.startswith("/api/"):
+            # A page elsewhere could otherwise post a form here (no preflight for
+            # multipart) and plant a document or cancel a run in a local MARSA.
+            origin = request.headers.get("origin")
+            cross = request.headers.get("sec-fetch-site") == "cross-site"
+            if (origin and not _same_origin(origin, request) and origin not in allowed_origins) or (
+                cross and origin not in allowed_origins
+            ):
+                return JSONResponse(
+                    status_code=403,
+                    content={
+                        "detail": f"requests from {origin or 'another site'} are not allowed; "
+                        "add the origin to MARSA_CORS_ORIGINS to allow it"
+                    },
+                )
+            size = request.headers.get("content-length", "")
+            limit = upload_limit if request.url.path == "/api/documents" else JSON_BODY_LIMIT
+            if size.isdigit() and int(size) > limit:
+                setting = " (MARSA_MAX_UPLOAD_BYTES)" if limit == upload_limit else ""
+                return JSONResponse(
+                    status_code=413,
+                    content={"detail": f"request body larger than {limit:,} bytes{setting}"},
+                )
         response = await call_next(request)
         policy = DOCS_CSP if request.url.path in DOCS_PAGES else CSP
         response.headers.setdefault("Content-Security-Policy", policy)

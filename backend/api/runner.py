@@ -8,6 +8,7 @@ or deleted. Every event is written to the database; the graph checkpoints to the
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
 from backend.graph.builder import build_graph
@@ -26,6 +28,8 @@ from backend.persistence import RunRecord, RunStore
 from backend.reasoning.factory import make_engine
 from backend.reasoning.models import SubQuery
 from backend.trace import TraceEvent, Tracer
+
+log = logging.getLogger("marsa.api")
 
 TERMINAL = frozenset({"done", "failed", "cancelled", "interrupted"})
 """Statuses after which nothing more happens unless the person resumes the run."""
@@ -60,6 +64,9 @@ class LiveRun:
     saved: asyncio.Event = field(default_factory=asyncio.Event)
     wanted: asyncio.Event = field(default_factory=asyncio.Event)
     closing: bool = False
+    last_seq: int = 0
+    """The run's last stored event when this segment starts (its events number on)."""
+    write_error: str | None = None
 
     def notify(self, notice: Notice) -> None:
         for queue in self.followers:
@@ -93,6 +100,7 @@ class RunManager:
         self.live: dict[str, LiveRun] = {}
         self.slots = asyncio.Semaphore(settings.max_active_runs)
         self.stopping = False
+        self._locks: dict[str, asyncio.Lock] = {}
 
     # --- lifetime --------------------------------------------------------------------
 
@@ -111,10 +119,8 @@ class RunManager:
                 status="interrupted",
             )
             await self.store.add_events([event])
-        _, waiting = await self.store.page(limit=10_000, offset=0, text=None)
-        for record in waiting:
-            if record.status == "awaiting_review":
-                self.live[record.id] = LiveRun(record=record)
+        for record in await self.store.with_status("awaiting_review"):
+            self.live[record.id] = LiveRun(record=record)
         return interrupted
 
     async def shutdown(self) -> None:
@@ -164,8 +170,17 @@ class RunManager:
             raise UnknownRun(run_id)
         return record
 
+    def _lock(self, run_id: str) -> asyncio.Lock:
+        """One command at a time per run: two plan posts, resumes or a cancel racing a
+        resume must not start two graph runs on one thread."""
+        return self._locks.setdefault(run_id, asyncio.Lock())
+
     async def review(self, run_id: str, sub_queries: list[dict[str, Any]] | None) -> RunRecord:
         """Approve the plan of a run awaiting review, or replace its sub-queries; resume it."""
+        async with self._lock(run_id):
+            return await self._review(run_id, sub_queries)
+
+    async def _review(self, run_id: str, sub_queries: list[dict[str, Any]] | None) -> RunRecord:
         record = await self.get(run_id)
         if record.status != "awaiting_review":
             raise RunStateError(f"run {run_id} is {record.status}, not awaiting_review")
@@ -202,12 +217,17 @@ class RunManager:
             run_id, status="queued", plan=record.plan, sub_queries=record.sub_queries
         )
         record.status = "queued"
+        live.last_seq = await self.store.last_seq(run_id)
         live.notify(Notice("status"))
         self._launch(live, "resume", note=note)
         return record
 
     async def resume(self, run_id: str) -> RunRecord:
         """Go on with an interrupted (or failed) run from its last checkpoint."""
+        async with self._lock(run_id):
+            return await self._resume(run_id)
+
+    async def _resume(self, run_id: str) -> RunRecord:
         record = await self.get(run_id)
         if record.status not in ("interrupted", "failed"):
             raise RunStateError(
@@ -215,13 +235,17 @@ class RunManager:
             )
         await self.store.update(run_id, status="queued", error=None)
         record.status, record.error = "queued", None
-        live = LiveRun(record=record)
+        live = LiveRun(record=record, last_seq=await self.store.last_seq(run_id))
         self.live[run_id] = live
         self._launch(live, "resume", note="resumed from the last checkpoint")
         return record
 
     async def cancel(self, run_id: str) -> RunRecord:
         """Stop a run that is queued, running or awaiting review."""
+        async with self._lock(run_id):
+            return await self._cancel(run_id)
+
+    async def _cancel(self, run_id: str) -> RunRecord:
         record = await self.get(run_id)
         if record.status in TERMINAL:
             raise RunStateError(f"run {run_id} is already {record.status}")
@@ -229,8 +253,11 @@ class RunManager:
         if live is not None and live.task is not None and not live.task.done():
             live.task.cancel()
             await asyncio.gather(live.task, return_exceptions=True)
-            return live.record
-        # Awaiting review: nothing is running; record the end here.
+            if live.record.status in TERMINAL:
+                return live.record
+            # Cancelled before its first step ran: nothing recorded the end yet.
+            record = live.record
+        # Awaiting review (nothing running) or not started: record the end here.
         last = await self.store.last_seq(run_id)
         event = Tracer(run_id, last_seq=last).emit(
             "run", "run_end", "run cancelled", status="cancelled"
@@ -245,12 +272,14 @@ class RunManager:
 
     async def delete(self, run_id: str) -> None:
         """Forget a run: its record, events and checkpoints (a running one is cancelled)."""
-        record = await self.get(run_id)
-        if record.status not in TERMINAL:
-            await self.cancel(run_id)
-        await self.store.delete(run_id)
-        await self.checkpointer.adelete_thread(run_id)
-        self.live.pop(run_id, None)
+        async with self._lock(run_id):
+            record = await self.get(run_id)
+            if record.status not in TERMINAL:
+                await self._cancel(run_id)
+            await self.store.delete(run_id)
+            await self.checkpointer.adelete_thread(run_id)
+            self.live.pop(run_id, None)
+        self._locks.pop(run_id, None)
 
     # --- following ---------------------------------------------------------------------
 
@@ -315,12 +344,17 @@ class RunManager:
         return listen
 
     async def _writer(self, live: LiveRun) -> None:
-        """Write emitted events to the database in order, in batches, until closed."""
+        """Write emitted events to the database in order, in batches, until closed.
+        A database error is kept (the run then fails and says why) rather than lost."""
         while True:
             await live.wanted.wait()
             live.wanted.clear()
             batch, live.unsaved = live.unsaved, []
-            await self.store.add_events(batch)
+            try:
+                await self.store.add_events(batch)
+            except SQLAlchemyError as exc:
+                live.write_error = f"events not saved: {type(exc).__name__}: {exc}"[:500]
+                log.error("run %s: %s", live.record.id, live.write_error)
             if live.closing and not live.unsaved:
                 return
 
@@ -332,18 +366,18 @@ class RunManager:
         live.notify(Notice("status"))
 
     async def _execute(self, live: LiveRun, mode: Mode, note: str) -> None:
+        # No await before the try: a cancel arriving at any point is handled below.
         record = live.record
         run_id = record.id
-        last = await self.store.last_seq(run_id)
-        tracer = Tracer(run_id, last_seq=last)
+        tracer = Tracer(run_id, last_seq=live.last_seq)
         live.tracer = tracer
         tracer.subscribe(self._on_event(live))
         live.closing = False
         writer = asyncio.create_task(self._writer(live))
         started = time.perf_counter()
-        engine = make_engine(self.settings, tracer)
         options = record.options
         try:
+            engine = make_engine(self.settings, tracer)
             async with self.slots:
                 await self._set_status(live, "running")
                 ctx = ResearchContext(
@@ -373,7 +407,7 @@ class RunManager:
                     elapsed_ms=elapsed,
                 )
                 return
-            status = "failed" if state.get("status") == "failed" else "done"
+            status = "failed" if state.get("status") == "failed" or live.write_error else "done"
             tracer.emit("run", "run_end", f"run {status}", duration_ms=elapsed, status=status)
             await self._stop_writer(live, writer)
             result = result_json(state, await self.store.events(run_id), elapsed, run_id)
@@ -390,7 +424,9 @@ class RunManager:
                 plan=state.get("plan"),
                 sub_queries=state.get("sub_queries", []),
                 answer=state.get("answer") or None,
-                error="; ".join(state.get("errors", [])) if status == "failed" else None,
+                error="; ".join([*state.get("errors", []), *filter(None, [live.write_error])])
+                if status == "failed"
+                else None,
                 elapsed_ms=elapsed,
             )
         except asyncio.CancelledError:
@@ -428,7 +464,8 @@ class RunManager:
         """Let the writer store what is left, then end it."""
         live.closing = True
         live.wanted.set()
-        await writer
+        # Shielded: cancelling the run while it waits here must not cancel the writer too.
+        await asyncio.shield(writer)
 
     async def _invoke(
         self, ctx: ResearchContext, record: RunRecord, mode: Mode, note: str

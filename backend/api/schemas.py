@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from backend.graph.context import MAX_ITERATIONS_CAP
 from backend.persistence import RunRecord
@@ -14,13 +14,19 @@ RunStatus = Literal[
     "queued", "running", "awaiting_review", "done", "failed", "cancelled", "interrupted"
 ]
 ServerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL; no question needs one
 QueryText = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUERY_CHARS)
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NO_NUL
+    ),
 ]
 
 
 class ResearchRequest(BaseModel):
     """POST /api/research."""
+
+    model_config = ConfigDict(extra="forbid")
 
     query: QueryText = Field(description="The research question.")
     sources: list[ServerName] | None = Field(
@@ -29,7 +35,7 @@ class ResearchRequest(BaseModel):
         description="Servers to research (docs, web, github, extras); default: all available.",
     )
     max_iterations: int = Field(
-        default=2, ge=1, le=MAX_ITERATIONS_CAP, description="Research rounds allowed."
+        default=2, ge=1, le=MAX_ITERATIONS_CAP, strict=True, description="Research rounds allowed."
     )
     review_plan: bool = Field(
         default=False, description="Pause after the planner until the plan is approved."
@@ -46,6 +52,8 @@ class ResearchRequest(BaseModel):
 class ReviewedSubQuery(BaseModel):
     """One sub-query of an edited plan."""
 
+    model_config = ConfigDict(extra="forbid")
+
     text: QueryText
     sources: list[ServerName] | None = Field(
         default=None, max_length=16, description="Default: every available server."
@@ -54,6 +62,8 @@ class ReviewedSubQuery(BaseModel):
 
 class PlanReview(BaseModel):
     """POST /api/research/{id}/plan: no sub_queries approves the plan as proposed."""
+
+    model_config = ConfigDict(extra="forbid")
 
     sub_queries: list[ReviewedSubQuery] | None = Field(default=None, min_length=1, max_length=20)
 
@@ -120,8 +130,13 @@ class RunPage(BaseModel):
 class DocumentText(BaseModel):
     """POST /api/documents as JSON."""
 
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
-    content: Annotated[str, StringConstraints(min_length=1, max_length=2_000_000)]
+    model_config = ConfigDict(extra="forbid")
+
+    title: Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_NUL),
+    ]
+    content: Annotated[str, StringConstraints(min_length=1, max_length=2_000_000, pattern=NO_NUL)]
     source_url: Annotated[str, StringConstraints(max_length=2000)] | None = None
     published_date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
 

@@ -186,6 +186,16 @@ class RunStore:
             rows = (await conn.execute(query)).all()
         return int(total), [_record(r) for r in rows]
 
+    async def with_status(self, status: str) -> list[RunRecord]:
+        """Every run in one status, oldest first."""
+        query = (
+            sa.select(runs_table)
+            .where(runs_table.c.status == status)
+            .order_by(runs_table.c.created_at)
+        )
+        async with self._engine().connect() as conn:
+            return [_record(r) for r in (await conn.execute(query)).all()]
+
     async def delete(self, run_id: str) -> bool:
         """Remove a run and its events; False when there was no such run."""
         async with self._engine().begin() as conn:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -44,6 +46,26 @@ def run_server(
     server = factory()
     add_health_route(server, health(server) if health else None)
     if args.transport == "stdio":
+        _exit_with_parent()
         server.run(transport="stdio", show_banner=False)
     else:
         server.run(transport="http", host=args.host, port=args.port, show_banner=False)
+
+
+def _exit_with_parent() -> None:
+    """A stdio server lives for its client: on Linux, ask the kernel to stop it when the
+    process that started it dies (a killed API left a document store mid-ingestion running,
+    at full CPU, with no one to answer)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return  # not a glibc/musl process we can ask; stdin closing still ends the server
+    if os.getppid() == 1:  # the parent died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)

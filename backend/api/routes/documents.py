@@ -35,7 +35,13 @@ _UPLOAD_SCHEMA = {
 }
 
 
-async def _call(hub: MCPHub, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+INGEST_TIMEOUT = 900.0
+"""Seconds an ingestion may take: a 10 MiB file is about a thousand chunks to embed."""
+
+
+async def _call(
+    hub: MCPHub, tool: str, arguments: dict[str, Any], timeout: float | None = None
+) -> dict[str, Any]:
     """A document-store call; its errors become HTTP errors a person can act on."""
     if "docs" not in hub.available():
         reason = hub.status["docs"].reason if "docs" in hub.status else "not configured"
@@ -43,7 +49,7 @@ async def _call(hub: MCPHub, tool: str, arguments: dict[str, Any]) -> dict[str, 
             status.HTTP_503_SERVICE_UNAVAILABLE, f"the document store is unavailable: {reason}"
         )
     try:
-        result = await hub.call("docs", tool, arguments)
+        result = await hub.call("docs", tool, arguments, timeout=timeout)
     except ServerUnavailable as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
     except ToolCallError as exc:
@@ -84,7 +90,12 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
                 raise HTTPException(
                     status.HTTP_422_UNPROCESSABLE_CONTENT, "send the file in a form field 'file'"
                 )
-            name = PurePath(upload.filename).name
+            name = PurePath(upload.filename.replace("\\", "/")).name
+            if not 1 <= len(name) <= 200 or "\x00" in name:
+                raise HTTPException(
+                    status.HTTP_422_UNPROCESSABLE_CONTENT,
+                    "the file name must be 1–200 characters (rename the file and try again)",
+                )
             if PurePath(name).suffix.lower() not in SUPPORTED_SUFFIXES:
                 raise HTTPException(
                     status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
@@ -95,6 +106,7 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
             hub,
             "ingest_file",
             {"filename": name, "data_base64": base64.b64encode(data).decode("ascii")},
+            timeout=INGEST_TIMEOUT,
         )
         documents = result.get("documents", [])
     elif kind == "application/json":
@@ -107,7 +119,7 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
             arguments["source_url"] = body.source_url
         if body.published_date:
             arguments["metadata"] = {"published_date": body.published_date}
-        documents = [await _call(hub, "ingest_document", arguments)]
+        documents = [await _call(hub, "ingest_document", arguments, timeout=INGEST_TIMEOUT)]
     else:
         raise HTTPException(
             status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from backend.api.deps import ManagerDep, SettingsDep
@@ -23,6 +24,7 @@ from backend.api.schemas import (
 from backend.persistence import RunRecord
 
 router = APIRouter(prefix="/api/research", tags=["research"])
+MAX_SEQ = 2**31 - 1
 
 _RESULT_KEYS = (
     "report",
@@ -100,7 +102,9 @@ async def list_research(
     manager: ManagerDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0)] = 0,
-    q: Annotated[str | None, Query(max_length=200, description="Text in the question")] = None,
+    q: Annotated[
+        str | None, Query(max_length=200, pattern=r"^[^\x00]*$", description="Text in the question")
+    ] = None,
 ) -> RunPage:
     """Past and current runs, newest first."""
     total, records = await manager.store.page(limit=limit, offset=offset, text=q or None)
@@ -122,7 +126,9 @@ async def research_events(
     request: Request,
     manager: ManagerDep,
     settings: SettingsDep,
-    after: Annotated[int | None, Query(ge=0, description="Replay events after this seq")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_SEQ, description="Replay events after this seq")
+    ] = None,
 ) -> StreamingResponse:
     """Server-Sent Events: each TraceEvent (``event: trace``, ``id`` = seq), status changes
     (``event: status``), heartbeats (comments), and ``event: end`` when the run is over.
@@ -131,9 +137,10 @@ async def research_events(
     last = after
     header = request.headers.get("last-event-id", "").strip()
     if last is None and header:
-        if not header.isdigit():
+        if not re.fullmatch(r"[0-9]{1,10}", header) or int(header) > MAX_SEQ:
             raise HTTPException(
-                status.HTTP_422_UNPROCESSABLE_CONTENT, "Last-Event-ID must be an event seq"
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                "Last-Event-ID must be the seq of an event this stream sent (a whole number)",
             )
         last = int(header)
 
@@ -156,12 +163,14 @@ async def research_events(
 
 
 @router.post("/{run_id}/plan", status_code=status.HTTP_202_ACCEPTED)
-async def review_plan(run_id: str, body: PlanReview, manager: ManagerDep) -> RunDetail:
+async def review_plan(
+    run_id: str, manager: ManagerDep, body: Annotated[PlanReview | None, Body()] = None
+) -> RunDetail:
     """Approve the plan of a run awaiting review (no body or no sub_queries), or replace its
     sub-queries and their sources; the run goes on from there."""
     await _run(manager, run_id)
     edited = None
-    if body.sub_queries is not None:
+    if body is not None and body.sub_queries is not None:
         edited = [sq.model_dump() for sq in body.sub_queries]
     try:
         return detail_of(await manager.review(run_id, edited))

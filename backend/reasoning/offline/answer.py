@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from backend.reasoning.models import Claim, Plan, Verdict
-from backend.reasoning.offline.signals import has_negation, is_year_token, tokens
+from backend.reasoning.offline.polarity import has_negation
+from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
     capitalised_spans,
     key_terms,

@@ -7,6 +7,7 @@ disagreement has to be read from the words. Five signals, each cheap and explain
   to") in one sentence only;
 * **antonym** — the two sentences take opposite sides of one axis (increase/decrease,
   promotes/inhibits, positive/negative, before/after, effective/ineffective, …);
+  the word lists live in :mod:`~backend.reasoning.offline.polarity`;
 * **number** — both give a number for the same unit or keyword ("330 metres" / "300 m",
   "population of 8,000" / "population of 9,000") and the values differ;
 * **year** — both date the same event ("founded in 1844" / "founded in 1846") differently;
@@ -16,7 +17,8 @@ Negation and antonyms are polarity flips: a sentence with both ("does not increa
 "decreases") flips twice and agrees, so they count as a contradiction only when the number of
 flips is odd. Both are read in each sentence's clause closest to the other sentence, so a
 negation in an unrelated clause ("…, although it did not affect mortality") is ignored.
-Callers gate all signals on :func:`same_subject` (and on embedding similarity).
+Callers gate all signals on :func:`same_subject` (and on embedding similarity). The fact-checker
+adds a per-word reading of directions (:mod:`~backend.reasoning.offline.direction`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from backend.reasoning.offline.polarity import AXIS_OF, has_negation, polarity
 from backend.reasoning.offline.text import (
     STOPWORDS,
     capitalised_spans,
@@ -32,7 +35,6 @@ from backend.reasoning.offline.text import (
     mentions,
     stem,
     word_set,
-    words,
 )
 
 SignalKind = Literal["negation", "antonym", "number", "year", "value"]
@@ -56,65 +58,6 @@ class Signal:
         }[self.kind]
         return f"{label} ({self.detail})"
 
-
-_NEGATIONS: Final = frozenset(
-    {"not", "no", "never", "without", "neither", "nor", "cannot", "none", "nobody", "nothing"}
-)
-_NEGATION_PHRASE: Final = re.compile(r"\bfail(?:s|ed|ing)? to\b|\bdid not\b|\bunable to\b", re.I)
-# "not only … but also" and "whether or not" do not negate anything.
-_NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
-
-# Each axis: (words on one side, words on the other), compared by stem.
-# fmt: off
-_AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "increase/decrease": (
-        ("increase", "increases", "increased", "rise", "rises", "rose", "risen", "raise", "raises",
-         "raised", "elevate", "elevated", "boost", "boosts", "upregulate", "upregulates",
-         "upregulated", "grow", "grows", "grew", "gain", "gains", "higher", "greater", "larger",
-         "more", "up"),
-        ("decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "reduction",
-         "decline", "declines", "declined", "fall", "falls", "fell", "fallen", "drop", "drops",
-         "dropped", "diminish", "diminishes", "diminished", "downregulate", "downregulates",
-         "downregulated", "shrink", "shrinks", "shrank", "loss", "lose", "loses", "lost",
-         "lower", "lowers", "lowered", "less", "fewer", "smaller", "down"),
-    ),
-    "promotes/inhibits": (
-        ("promote", "promotes", "promoted", "activate", "activates", "activated", "enhance",
-         "enhances", "enhanced", "induce", "induces", "induced", "stimulate", "stimulates",
-         "stimulated", "facilitate", "facilitates", "augment", "augments", "augmented",
-         "potentiate", "potentiates", "potentiated", "accelerate", "accelerates",
-         "accelerated"),
-        ("inhibit", "inhibits", "inhibited", "suppress", "suppresses", "suppressed", "block",
-         "blocks", "blocked", "repress", "represses", "repressed", "impair", "impairs",
-         "impaired", "prevent", "prevents", "prevented", "attenuate", "attenuates",
-         "attenuated", "impede", "impedes", "impeded", "hinder", "hinders", "hindered",
-         "delay", "delays", "delayed", "abolish", "abolishes", "abolished"),
-    ),
-    "positive/negative": (("positive", "positively"), ("negative", "negatively")),
-    "before/after": (("before", "earlier", "earliest", "preceded", "predates"),
-                     ("after", "later", "latest", "followed", "postdates")),
-    "older/younger": (("older", "oldest"), ("younger", "youngest", "newer", "newest")),
-    "effective/ineffective": (("effective", "efficacious", "beneficial", "safe", "success",
-                               "successful"),
-                              ("ineffective", "inefficacious", "harmful", "unsafe", "failure",
-                               "unsuccessful")),
-    "faster/slower": (("faster", "fastest", "quicker"), ("slower", "slowest")),
-    "better/worse": (("better", "best", "improve", "improves", "improved", "improvement",
-                      "alleviate", "alleviates", "alleviated", "ameliorate", "ameliorates"),
-                     ("worse", "worst", "worsen", "worsens", "worsened", "deterioration",
-                      "exacerbate", "exacerbates", "exacerbated", "aggravate", "aggravates")),
-    "present/absent": (("present", "presence", "include", "includes", "included"),
-                       ("absent", "absence", "exclude", "excludes", "excluded")),
-    "true/false": (("true", "correct", "accurate", "confirmed"),
-                   ("false", "incorrect", "inaccurate", "refuted", "myth")),
-}
-# fmt: on
-_AXIS_OF: Final[dict[str, tuple[str, int]]] = {
-    stem(word): (axis, side)
-    for axis, pair in _AXES.items()
-    for side in (0, 1)
-    for word in pair[side]
-}
 
 _MULTIPLIERS: Final = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _UNIT_SYNONYMS: Final = {
@@ -147,24 +90,6 @@ _SECTION_LABEL: Final = re.compile(
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
 
 
-def has_negation(sentence: str) -> bool:
-    """True when the sentence negates something."""
-    text = _NOT_NEGATION.sub(" ", sentence)
-    if _NEGATION_PHRASE.search(text):
-        return True
-    return any(w in _NEGATIONS or w.endswith("n't") for w in words(text))
-
-
-def polarity(sentence: str) -> dict[str, set[int]]:
-    """For each antonym axis the sentence touches, which sides (0, 1) it uses."""
-    sides: dict[str, set[int]] = {}
-    for word in words(sentence):
-        hit = _AXIS_OF.get(stem(word))
-        if hit is not None:
-            sides.setdefault(hit[0], set()).add(hit[1])
-    return sides
-
-
 def same_subject(a: str, b: str) -> bool:
     """Do the two sentences talk about the same thing?
 
@@ -188,7 +113,7 @@ def same_subject(a: str, b: str) -> bool:
 
 def _plain_stems(text: str) -> frozenset[str]:
     """Content stems without numbers and without the antonym/negation words themselves."""
-    return frozenset(s for s in content_stems(text) if not s[0].isdigit() and s not in _AXIS_OF)
+    return frozenset(s for s in content_stems(text) if not s[0].isdigit() and s not in AXIS_OF)
 
 
 def contradiction_signals(a: str, b: str) -> list[Signal]:

@@ -219,9 +219,17 @@ def ingest_corpus(server: ApiServer) -> None:
         assert response.status_code == 201, response.text
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    """One SQLite-backed server with the small tide corpus, for tests that only add runs."""
-    with api_server(tmp_path_factory.mktemp("api")) as server:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ApiServer]:
+    """One server per database kind with the small tide corpus, for tests that only add runs."""
+    home = tmp_path_factory.mktemp("api")
+    if request.param == "sqlite":
+        with api_server(home) as server:
+            ingest_corpus(server)
+            yield server
+        return
+    with fresh_postgres() as url, api_server(home, url) as server:
         ingest_corpus(server)
         yield server

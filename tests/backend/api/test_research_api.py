@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -295,6 +296,9 @@ def test_with_a_token_every_api_route_asks_for_it(tmp_path: Path) -> None:
             until=lambda e: e["event"] == "status" and e["data"]["status"] == "awaiting_review",
         )
         assert stream.of("trace")
+        # The query-string token is for reading only (streams, downloads).
+        sneaky = bare.post(f"/api/research/{run['id']}/cancel?access_token=s3cret-token")
+        assert sneaky.status_code == 401
         bare.close()
 
 
@@ -307,3 +311,86 @@ def test_cors_origins_are_configurable(tmp_path: Path) -> None:
         other = server.client.get("/api/health", headers={"Origin": "http://evil.example"})
     assert allowed.headers["access-control-allow-origin"] == "http://app.example"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_two_plan_posts_at_once_start_one_run(shared_server: ApiServer) -> None:
+    run = shared_server.research(review_plan=True)
+    shared_server.wait_status(run["id"], {"awaiting_review"})
+    path = f"{shared_server.url}/api/research/{run['id']}/plan"
+
+    async def both() -> list[int]:
+        async with httpx.AsyncClient(timeout=60) as client:
+            answers = await asyncio.gather(
+                client.post(path, json={}),
+                client.post(path, json={"sub_queries": [{"text": "neap tides"}]}),
+            )
+        return sorted(a.status_code for a in answers)
+
+    assert asyncio.run(both()) == [202, 409]
+    done = shared_server.wait_status(run["id"], {"done", "failed"})
+    assert done["status"] == "done"
+    trace = read_sse(shared_server.client, f"/api/research/{run['id']}/events").of("trace")
+    assert [e["id"] for e in trace] == list(range(1, len(trace) + 1))
+
+
+def test_a_run_cancelled_right_after_it_was_posted_ends_cancelled(
+    shared_server: ApiServer,
+) -> None:
+    for _ in range(5):
+        run = shared_server.research()
+        answer = shared_server.client.post(f"/api/research/{run['id']}/cancel")
+        assert answer.status_code in (200, 409)  # 409: it finished first
+        final = shared_server.wait_status(run["id"], {"cancelled", "done"}, deadline_s=30)
+        stream = read_sse(shared_server.client, f"/api/research/{run['id']}/events", deadline_s=30)
+        assert stream.events[-1]["data"] == {"status": final["status"]}
+
+
+def test_a_plan_post_with_no_body_approves_the_plan(shared_server: ApiServer) -> None:
+    run = shared_server.research(review_plan=True)
+    shared_server.wait_status(run["id"], {"awaiting_review"})
+    response = shared_server.client.post(f"/api/research/{run['id']}/plan")
+    assert response.status_code == 202, response.text
+    assert shared_server.wait_status(run["id"], {"done", "failed"})["status"] == "done"
+
+
+def test_odd_inputs_get_json_errors_not_crashes(shared_server: ApiServer) -> None:
+    client = shared_server.client
+    empty = client.post("/api/research", json={"query": QUESTION, "sources": []})
+    assert empty.status_code == 422 and "at least one source" in empty.json()["detail"]
+    form = client.post("/api/research", content=b"query=x", headers={"content-type": "text/plain"})
+    assert form.status_code == 422 and form.json()["detail"]
+    nul = client.post("/api/research", json={"query": "tides\u0000moon"})
+    assert nul.status_code == 422 and "NUL" in nul.json()["detail"]
+    assert client.get("/api/research", params={"q": "a\u0000b"}).status_code == 422
+    extra = client.post("/api/research", json={"query": QUESTION, "max_iterations": True})
+    assert extra.status_code == 422
+    unknown_field = client.post("/api/research", json={"query": QUESTION, "soruces": ["docs"]})
+    assert unknown_field.status_code == 422 and "soruces" in unknown_field.json()["detail"]
+    huge = client.post("/api/research", json={"query": "x" * 400_000})
+    assert huge.status_code == 413 and len(huge.content) < 1000
+    run = shared_server.research()
+    shared_server.wait_status(run["id"], {"done"})
+    events = f"/api/research/{run['id']}/events"
+    for bad in (b"99999999999999999999999", "\u00b2".encode(), b"-1", b"x"):
+        response = client.get(events, headers={"Last-Event-ID": bad})
+        assert response.status_code == 422, bad
+    assert client.get(events, params={"after": 2**40}).status_code == 422
+
+
+def test_posts_from_another_site_are_refused(shared_server: ApiServer) -> None:
+    client = shared_server.client
+    evil = {"Origin": "http://evil.example"}
+    planted = client.post(
+        "/api/documents",
+        files={"file": ("evil.md", b"# Evil\n\nPlanted.", "text/markdown")},
+        headers=evil,
+    )
+    assert planted.status_code == 403 and "MARSA_CORS_ORIGINS" in planted.json()["detail"]
+    cross = client.post(
+        "/api/research", json={"query": QUESTION}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert cross.status_code == 403
+    own = {"Origin": shared_server.url}
+    assert client.post("/api/research", json={"query": QUESTION}, headers=own).status_code == 202
+    titles = [d["title"] for d in client.get("/api/documents").json()["documents"]]
+    assert "Evil" not in titles

@@ -189,3 +189,16 @@ def test_a_shared_name_makes_two_sentences_about_the_same_thing_despite_a_sectio
     assert not same_subject(
         "Arthur's Magazine was founded in 1844.", "First for Women was founded in 1989."
     )
+
+
+async def test_a_finding_moved_the_other_way_contradicts_despite_mixed_directions(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Alirocumab reduces LDL clearance in patients.",
+        "The increase in LDL clearance during alirocumab treatment suggests a role in the "
+        "reduction of plasma Lp(a) in patients.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "moved opposite ways" in verdict.rationale

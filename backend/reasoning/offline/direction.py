@@ -1,0 +1,90 @@
+"""Which way a sentence says each thing it names moves: up (+1) or down (−1).
+
+Two sentences about one effect often mix directions ("the increase in X suggests that Y may
+play a role in the reduction of Z"), so counting opposite words over a whole clause is often
+ambiguous. Here each content word takes the direction of the movement words right before it
+in its phrase: "attenuated p53 activation" puts p53 down, "elevated levels of ORX" puts ORX
+up, "reduced activation of STING" puts STING down (down × up), "did not reduce fractures"
+puts fractures up (not × down). A form of *be* and a movement word after the word count too
+("activity is increased"). Two sentences disagree about a word when both give it a
+direction and the directions differ.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from backend.reasoning.offline.polarity import MOVEMENT, NEGATIONS, axis_side
+from backend.reasoning.offline.signals import Signal, tokens
+from backend.reasoning.offline.text import STOPWORDS, stem
+
+WINDOW: Final = 4  # tokens before a word that can set its direction
+_BE: Final = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+_LINKING: Final = _BE | {"also", "significantly", "markedly", "further", "strongly"}
+
+
+def _sign(token: str) -> int:
+    """+1 for an "up" movement word, −1 for a "down" one or a negation, 0 otherwise."""
+    word = token.lower()
+    if word in NEGATIONS or word.endswith("n't"):
+        return -1
+    hit = axis_side(word)
+    if hit is None or hit[0] not in MOVEMENT:
+        return 0
+    return 1 if hit[1] == 0 else -1
+
+
+def directions(sentence: str) -> dict[str, int]:
+    """For each content stem whose phrase gives it a direction: +1 (up) or −1 (down)."""
+    toks = tokens(sentence)
+    signs = [_sign(t) for t in toks]
+    out: dict[str, int] = {}
+    for i, token in enumerate(toks):
+        word = token.lower()
+        if signs[i] or word in STOPWORDS or len(word) < 2 or not re.match(r"\w", word):
+            continue
+        sign = _before(toks, signs, i) or _after(toks, signs, i)
+        if sign:
+            out.setdefault(stem(word), sign)
+    return out
+
+
+def _before(toks: list[str], signs: list[int], i: int) -> int:
+    """The product of the movement words in the WINDOW tokens before ``i``; punctuation
+    ends the phrase. 0 when there are none."""
+    product, seen = 1, False
+    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):
+        if not re.match(r"\w", toks[j]):
+            break
+        if signs[j]:
+            product, seen = product * signs[j], True
+    return product if seen else 0
+
+
+def _after(toks: list[str], signs: list[int], i: int) -> int:
+    """A direction stated after the word with a form of *be*: "levels were (not) reduced"."""
+    k, linked = i + 1, False
+    while k < len(toks) and toks[k].lower() in _LINKING:
+        linked = linked or toks[k].lower() in _BE
+        k += 1
+    product, seen = 1, False
+    while linked and k < len(toks) and signs[k]:
+        product, seen, k = product * signs[k], True, k + 1
+    return product if seen else 0
+
+
+def direction_conflict(a: str, b: str) -> tuple[list[str], list[str]]:
+    """The stems both sentences move, split into (opposite ways, same way)."""
+    da, db = directions(a), directions(b)
+    shared = sorted(da.keys() & db.keys())
+    return [t for t in shared if da[t] != db[t]], [t for t in shared if da[t] == db[t]]
+
+
+def direction_signal(a: str, b: str) -> Signal | None:
+    """An "antonym" signal when more shared words move opposite ways than the same way."""
+    opposite, same = direction_conflict(a, b)
+    if len(opposite) <= len(same):
+        return None
+    named = {stem(t.lower()): t for t in reversed(tokens(a))}  # first spelling in ``a``
+    return Signal("antonym", "moved opposite ways: " + ", ".join(named[t] for t in opposite[:3]))

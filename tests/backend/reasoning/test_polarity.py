@@ -1,0 +1,21 @@
+"""Opposite-term axes."""
+
+from __future__ import annotations
+
+from backend.reasoning.offline.polarity import polarity
+
+
+def test_unrelated_is_the_opposite_side_of_associated() -> None:
+    assert polarity("Air pollution is unrelated to anxiety.") == {"associated/unrelated": {1}}
+    assert polarity("Air pollution was associated with anxiety.") == {"associated/unrelated": {0}}
+
+
+def test_resistant_is_the_opposite_side_of_susceptible() -> None:
+    assert polarity("Knockout mice were resistant to obesity.") == {"susceptible/resistant": {1}}
+    assert polarity("Knockout mice were prone to obesity.") == {"susceptible/resistant": {0}}
+
+
+def test_activity_names_a_thing_and_takes_no_side() -> None:
+    # "activity" stems like "activate", but "T cell activity" does not promote anything.
+    assert polarity("T cell activity was measured.") == {}
+    assert polarity("IL-2 activates T cells.") == {"promotes/inhibits": {0}}
