@@ -150,3 +150,24 @@ def assert_research_result(result: dict[str, Any]) -> None:
     for citation in result["citations"]:
         assert citation["quote"] in sources[citation["source_id"]]["text"]
     assert result["citation_check"]["removed"] == 0
+
+
+def serve_env(home: Path, **settings: str) -> dict[str, str]:
+    """The environment of a `marsa serve` under test: its own data directory, no keys or
+    MARSA_ settings from the machine, no seeded docs, GitHub answering nothing (nothing
+    leaves the machine); ``settings`` become MARSA_<NAME> variables."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TAVILY_API_KEY", "GITHUB_TOKEN") and not k.startswith("MARSA_")
+    }
+    env.update(
+        {
+            "MARSA_DATA_DIR": str(home / "data"),
+            "MARSA_SEED_DOCS": "false",
+            "MARSA_GITHUB_BASE_URL": "http://127.0.0.1:9",
+            "PYTHONPATH": REPO_ROOT,
+        }
+    )
+    env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
+    return env

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import REPO_ROOT, free_port, running_process
+from tests.helpers import REPO_ROOT, free_port, running_process, serve_env
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -89,21 +89,7 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
 
     ``settings`` become MARSA_<NAME> variables (e.g. api_token="s3cret").
     """
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("TAVILY_API_KEY", "GITHUB_TOKEN") and not k.startswith("MARSA_")
-    }
-    env.update(
-        {
-            "MARSA_DATA_DIR": str(home / "data"),
-            "MARSA_SEED_DOCS": "false",
-            # GitHub is "up" but answers nothing: nothing leaves the machine.
-            "MARSA_GITHUB_BASE_URL": "http://127.0.0.1:9",
-            "PYTHONPATH": REPO_ROOT,
-        }
-    )
-    env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
+    env = serve_env(home, **settings)
     headers = (
         {"Authorization": f"Bearer {settings['api_token']}"} if "api_token" in settings else {}
     )

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import REPO_ROOT, free_port, running_process
+from tests.helpers import REPO_ROOT, free_port, running_process, serve_env
 
 PG_ADMIN = os.environ.get("MARSA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 CORPUS = [
@@ -182,24 +182,13 @@ def api_server(home: Path, database_url: str | None = None, **settings: str) -> 
         )
     )
     port = free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("TAVILY_API_KEY", "GITHUB_TOKEN") and not k.startswith("MARSA_")
-    }
-    env.update(
-        {
-            "MARSA_DATA_DIR": str(home / "data"),
-            "MARSA_SEED_DOCS": "false",
-            "MARSA_SSE_HEARTBEAT_SECONDS": "0.3",
-            "MARSA_MCP_CONFIG": str(config),
-            "MARSA_GITHUB_BASE_URL": "http://127.0.0.1:9",
-            "PYTHONPATH": REPO_ROOT,
-        }
+    env = serve_env(
+        home,
+        sse_heartbeat_seconds="0.3",
+        mcp_config=str(config),
+        **({"database_url": database_url} if database_url else {}),
+        **settings,
     )
-    if database_url:
-        env["MARSA_DATABASE_URL"] = database_url
-    env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
     command = [sys.executable, "-m", "backend.cli", "serve", "--port", str(port)]
     url = f"http://127.0.0.1:{port}"
     headers = {}
