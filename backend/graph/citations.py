@@ -1,5 +1,12 @@
-"""The citation check: every [n] must point to a source retrieved in this run whose text
-contains the quoted words. A citation that fails is removed and its place marked."""
+"""The citation check: every citation must point to a source retrieved in this run whose
+text contains its quoted words. A citation that fails is removed and its place marked.
+
+A number ``[n]`` stands for one source, which may be cited for several quotes. Each quote is
+checked on its own: when every quote of ``[n]`` fails (or ``[n]`` has none), every ``[n]`` is
+replaced; when only some fail, each ``[n]`` is matched to the quote its sentence relies on
+(the one sharing most content words with the text before the marker) and only the places
+that rely on a failed quote are replaced.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,12 @@ import re
 from typing import Any
 
 from backend.reasoning.models import Citation, Source
+from backend.reasoning.offline.text import content_stems
 
 REMOVED_MARK = "[citation removed]"
+SOURCES_HEADING = "\n## Sources"
 _MARKER = re.compile(r"\[(\d+)\]")
+_GROUP = re.compile(r"(?:\[\d+\])+")
 _SPACE = re.compile(r"\s+")
 
 
@@ -17,37 +27,114 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip().lower()
 
 
+def _problem(citation: Citation, sources: dict[str, Source]) -> str | None:
+    source = sources.get(citation.source_id)
+    if source is None:
+        return f"[{citation.n}] points to {citation.source_id}, not retrieved in this run"
+    if not citation.quote.strip() or _norm(citation.quote) not in _norm(source.text):
+        return f"[{citation.n}] quote not found in {citation.source_id}: {citation.quote[:80]!r}"
+    return None
+
+
 def check_citations(
     markdown: str, citations: list[Citation], sources: dict[str, Source]
 ) -> tuple[str, list[Citation], dict[str, Any]]:
-    """(markdown with failed markers replaced, surviving citations, counts and reasons)."""
-    problems: dict[int, str] = {}
-    for citation in citations:
-        source = sources.get(citation.source_id)
-        if source is None:
-            problems[citation.n] = (
-                f"[{citation.n}] points to {citation.source_id}, not retrieved in this run"
-            )
-        elif not citation.quote.strip() or _norm(citation.quote) not in _norm(source.text):
-            problems[citation.n] = f"[{citation.n}] quote not found in {citation.source_id}"
-    known = {c.n for c in citations}
-    body, _, _ = markdown.partition("\n## Sources")
-    for n in {int(m) for m in _MARKER.findall(body)} - known:
-        problems[n] = f"[{n}] has no citation entry"
+    """(markdown with failed markers replaced, surviving citations, counts and reasons).
 
-    def replace(match: re.Match[str]) -> str:
-        return REMOVED_MARK if int(match.group(1)) in problems else match.group(0)
+    ``checked`` counts citations plus markers with no citation entry; ``removed`` counts
+    the failed ones among them; ``markers_removed`` the places replaced in the text.
+    """
+    failed: dict[int, str] = {}  # index in citations -> reason
+    for i, citation in enumerate(citations):
+        reason = _problem(citation, sources)
+        if reason is not None:
+            failed[i] = reason
+    head, sep, tail = markdown.partition(SOURCES_HEADING)
+    by_n: dict[int, list[int]] = {}
+    for i, citation in enumerate(citations):
+        by_n.setdefault(citation.n, []).append(i)
+    orphans = sorted({int(m) for m in _MARKER.findall(head)} - set(by_n))
+    dead = set(orphans) | {n for n, idx in by_n.items() if all(i in failed for i in idx)}
+    partial = {n for n, idx in by_n.items() if n not in dead and any(i in failed for i in idx)}
 
-    head, sep, tail = markdown.partition("\n## Sources")
-    checked = _MARKER.sub(replace, head) + sep + tail
-    kept = [c for c in citations if c.n not in problems]
-    used = {int(m) for m in _MARKER.findall(head)}
+    places = _places(head)
+    doomed = _localise(places, partial, by_n, failed, citations)
+    checked_head = _rewrite(head, places, dead, doomed)
+    kept = [c for i, c in enumerate(citations) if i not in failed]
+    problems = [*failed.values(), *(f"[{n}] has no citation entry" for n in orphans)]
     return (
-        checked,
+        checked_head + sep + tail,
         kept,
         {
-            "checked": len(known | used),
-            "removed": len(problems),
-            "problems": sorted(problems.values()),
+            "checked": len(citations) + len(orphans),
+            "removed": len(failed) + len(orphans),
+            "markers_removed": sum(
+                1 for p in places for n in p.numbers if n in dead or (p.start, n) in doomed
+            ),
+            "problems": sorted(problems),
         },
     )
+
+
+class _Place:
+    """A group of adjacent markers and the text of its line before it (back to the
+    previous group), which is what the markers cite."""
+
+    def __init__(self, start: int, end: int, numbers: list[int], context: str):
+        self.start, self.end, self.numbers, self.context = start, end, numbers, context
+
+
+def _places(head: str) -> list[_Place]:
+    places: list[_Place] = []
+    boundary = 0
+    for match in _GROUP.finditer(head):
+        line_start = head.rfind("\n", 0, match.start()) + 1
+        begin = max(boundary, line_start)
+        numbers = [int(m) for m in _MARKER.findall(match.group(0))]
+        places.append(_Place(match.start(), match.end(), numbers, head[begin : match.start()]))
+        boundary = match.end()
+    return places
+
+
+def _localise(
+    places: list[_Place],
+    partial: set[int],
+    by_n: dict[int, list[int]],
+    failed: dict[int, str],
+    citations: list[Citation],
+) -> set[tuple[int, int]]:
+    """(place start, n) for each marker that relies on a failed quote of a number that also
+    has good quotes. A failed quote marks at least its best-matching place."""
+    doomed: set[tuple[int, int]] = set()
+    for n in partial:
+        stems = {i: content_stems(citations[i].quote) for i in by_n[n]}
+        where = [p for p in places if n in p.numbers]
+        if not where:
+            continue
+        scores = {
+            p.start: {i: len(s & content_stems(p.context)) for i, s in stems.items()} for p in where
+        }
+        assigned: set[int] = set()
+        for p in where:
+            # On a tie the failed quote is assumed: a doubtful citation is marked, not kept.
+            best = max(scores[p.start], key=lambda i: (scores[p.start][i], i in failed))
+            assigned.add(best)
+            if best in failed:
+                doomed.add((p.start, n))
+        for i in by_n[n]:
+            if i in failed and i not in assigned:
+                place = max(where, key=lambda p: scores[p.start][i])
+                doomed.add((place.start, n))
+    return doomed
+
+
+def _rewrite(head: str, places: list[_Place], dead: set[int], doomed: set[tuple[int, int]]) -> str:
+    out: list[str] = []
+    cursor = 0
+    for p in places:
+        out.append(head[cursor : p.start])
+        for n in p.numbers:
+            out.append(REMOVED_MARK if n in dead or (p.start, n) in doomed else f"[{n}]")
+        cursor = p.end
+    out.append(head[cursor:])
+    return "".join(out)

@@ -49,3 +49,40 @@ def test_failed_citations_are_removed_and_their_places_marked() -> None:
 def test_the_sources_list_is_left_alone() -> None:
     markdown, _, _ = check_citations(REPORT, [], SOURCES)
     assert markdown.endswith("## Sources\n1. Tides\n")
+
+
+def test_a_failed_quote_marks_only_the_sentence_that_relies_on_it() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="The Moon's gravity raises two tidal bulges."),
+        Citation(n=1, source_id="S1", quote="Neap tides never happen at all."),
+    ]
+    report = (
+        "- The Moon's gravity raises two tidal bulges. [1]\n"
+        "- Neap tides never happen at all. [1]\n\n## Sources\n1. Tides\n"
+    )
+    markdown, kept, counts = check_citations(report, citations, SOURCES)
+    assert "two tidal bulges. [1]" in markdown
+    assert f"never happen at all. {REMOVED_MARK}" in markdown
+    assert kept == citations[:1]
+    assert counts["checked"] == 2 and counts["removed"] == 1 and counts["markers_removed"] == 1
+
+
+def test_every_citation_is_counted_not_every_number() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="The Moon's gravity raises two tidal bulges."),
+        Citation(n=1, source_id="S1", quote="Spring tides occur at new moon."),
+    ]
+    report = "Bulges [1]. Spring tides occur at new moon [1].\n"
+    markdown, kept, counts = check_citations(report, citations, SOURCES)
+    assert markdown == report and kept == citations
+    assert counts["checked"] == 2 and counts["removed"] == 0
+
+
+def test_a_number_whose_every_quote_fails_is_removed_everywhere() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="The Sun does nothing."),
+        Citation(n=1, source_id="S1", quote="Nor does Mars."),
+    ]
+    markdown, kept, counts = check_citations("A [1]. B [1].", citations, SOURCES)
+    assert markdown == f"A {REMOVED_MARK}. B {REMOVED_MARK}."
+    assert kept == [] and counts["removed"] == 2 and counts["markers_removed"] == 2
