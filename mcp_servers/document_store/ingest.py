@@ -28,6 +28,9 @@ SUPPORTED_SUFFIXES = {
     ".jsonl",
 }
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_WORD = re.compile(r"\S+")
+_SPACES = re.compile(r"[ \t\f\v\r]+")
+_BLANKS = re.compile(r"\n{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 WHOLE_SECTION_FACTOR = 1.5  # a section this many windows long or less is not split
 
@@ -104,22 +107,30 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
     overlap = min(overlap, chunk_words // 2)
     chunks: list[Chunk] = []
     for section, body in _sections(text):
-        words = body.split()
+        words = list(_WORD.finditer(body))
         if not words:
             continue
         if len(words) <= int(chunk_words * WHOLE_SECTION_FACTOR):
-            windows = [words]
+            windows = [(0, len(words))]
         else:
             step = chunk_words - overlap
             windows = []
             for start in range(0, len(words), step):
-                window = words[start : start + chunk_words]
-                windows.append(window)
+                windows.append((start, min(start + chunk_words, len(words))))
                 if start + chunk_words >= len(words):
                     break
-        for window in windows:
-            chunks.append(Chunk(len(chunks), " ".join(window), section, len(window)))
+        for start, end in windows:
+            piece = body[words[start].start() : words[end - 1].end()]
+            chunks.append(Chunk(len(chunks), _tidy(piece), section, end - start))
     return chunks
+
+
+def _tidy(piece: str) -> str:
+    """Runs of spaces become one and blank-line runs one blank line, but line breaks stay:
+    they tell sentences, list items, table rows and code blocks apart for the readers of
+    the chunk (the offline engine's sentence splitter, the report's quotes)."""
+    lines = [_SPACES.sub(" ", line).strip() for line in piece.splitlines()]
+    return _BLANKS.sub("\n\n", "\n".join(lines))
 
 
 # --- file loaders ---------------------------------------------------------

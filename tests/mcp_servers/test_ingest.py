@@ -191,3 +191,10 @@ def test_make_doc_id_is_a_stable_16_hex_digest_of_the_source() -> None:
     assert make_doc_id("https://example.org/a") == "b5b10dd0429e69ac"
     assert make_doc_id("https://example.org/a") == make_doc_id("https://example.org/a")
     assert make_doc_id("https://example.org/b") != make_doc_id("https://example.org/a")
+
+
+def test_chunks_keep_their_line_breaks_but_not_runs_of_spaces() -> None:
+    text = "## Results\nFirst  line\there.\n\n\n\n| a | b |\n| --- | --- |\n- item   one"
+    (chunk,) = chunk_text(text)
+    assert chunk.text == "First line here.\n\n| a | b |\n| --- | --- |\n- item one"
+    assert chunk.word_count == 16

@@ -24,6 +24,7 @@ A claim's text is a sentence copied verbatim from its first source.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -52,6 +53,7 @@ MIN_WORDS: Final = 4
 MAX_WORDS: Final = 90
 UNSCORED_QUALITY: Final = 0.5
 CONTEXT_PENALTY: Final = 0.9
+_DIAGRAM: Final = re.compile(r"[\u2500-\u257f]|-->|<--|\s\|\s.*\s\|\s")
 _CATCH_ALL: Final = frozenset({"whole question", "expanded"})
 # Openings that lean on the sentence before: pronouns and discourse connectives.
 _LEANS_ON_CONTEXT: Final = word_set(
@@ -62,7 +64,7 @@ _LEANS_ON_CONTEXT: Final = word_set(
 
 @dataclass(slots=True)
 class Candidate:
-    """A usable sentence of a source (4–90 words, not a heading, code fence or table row)."""
+    """A usable sentence of a source (4–90 words, prose: see :func:`is_prose`)."""
 
     index: int  # row in the similarity matrices
     source: Source
@@ -75,9 +77,18 @@ def candidate_sentences(sources: list[Source]) -> list[Candidate]:
     for source in sources:
         for sentence in split_sentences(source.text):
             n = len(words(sentence))
-            if MIN_WORDS <= n <= MAX_WORDS and not sentence.lstrip().startswith(("#", "```", "|")):
+            if MIN_WORDS <= n <= MAX_WORDS and is_prose(sentence):
                 out.append(Candidate(len(out), source, sentence))
     return out
+
+
+def is_prose(sentence: str) -> bool:
+    """False for a heading, and for a sentence with a code fence, a table row or a diagram
+    line in it: they are not statements a report can quote as a claim."""
+    lines = [line.strip() for line in sentence.splitlines()]
+    if lines[0].startswith("#"):
+        return False
+    return not any(line.startswith(("```", "|", "~~~")) or _DIAGRAM.search(line) for line in lines)
 
 
 def quality(source: Source) -> float:

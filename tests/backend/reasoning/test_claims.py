@@ -98,3 +98,16 @@ async def test_a_sentence_is_filed_under_the_part_it_answers_best(engine: Offlin
         ]
         == "q2"
     )
+
+
+async def test_code_blocks_tables_and_diagrams_never_become_claims(engine: OfflineEngine) -> None:
+    text = (
+        "Canberra is the capital city of Australia.\n\n"
+        "The capital city of Australia, drawn:\n"
+        "```\ncapital ──> Canberra (Australia) seat of the capital city\n```\n\n"
+        "The capital city of each country of Australia's region:\n"
+        "| capital city | country of Australia |\n| --- | --- |\n| Canberra | Australia |"
+    )
+    plan = await engine.plan("What is the capital city of Australia?", ["web"])
+    claims = await engine.extract_claims(plan, [source("S1", "Capitals", text)])
+    assert [c.text for c in claims] == ["Canberra is the capital city of Australia."]
