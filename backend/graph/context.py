@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from backend.config import Settings
+from backend.mcp_client.models import ToolResult
 from backend.reasoning.engine import ReasoningEngine
 from backend.trace import Tracer
 
@@ -22,7 +23,7 @@ class ToolCaller(Protocol):
 
     async def call(
         self, server: str, tool: str, arguments: dict[str, Any], *, timeout: float | None = None
-    ) -> Any: ...
+    ) -> ToolResult: ...
 
 
 @dataclass

@@ -235,6 +235,8 @@ class MCPHub:
             structured=structured,
             duration_ms=done.duration_ms,
             result_count=done.result_count,
+            retried=retried,
+            restarted=restarted,
         )
 
     def _session_of(self, server: str) -> HeldSession:

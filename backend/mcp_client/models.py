@@ -46,6 +46,10 @@ class ToolResult(BaseModel):
     structured: dict[str, Any]
     duration_ms: float
     result_count: int | None = None
+    retried: bool = False
+    """The call was sent a second time (after a timeout or a lost connection)."""
+    restarted: bool = False
+    """The server's session was replaced by a new one before this answer."""
 
 
 class CallRecord(BaseModel):

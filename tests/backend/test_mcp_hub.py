@@ -205,10 +205,12 @@ async def test_killed_server_is_restarted_and_a_read_only_call_is_retried_once(
         old_pid = (await hub.call("toy", "count")).structured["pid"]
         os.kill(old_pid, signal.SIGKILL)
         wait_until_gone(old_pid)
-        answer = (await hub.call("toy", "count")).structured
+        result = await hub.call("toy", "count")
+        answer = result.structured
         live = children_running(TOY_MODULE)
     assert answer["pid"] != old_pid and live == [answer["pid"]]
     assert records[1].restarted and records[1].retried and records[1].error is None
+    assert result.restarted and result.retried  # the researcher's trace shows it
 
 
 async def test_tool_error_raises_tool_call_error_and_is_not_retried(

@@ -29,28 +29,33 @@ async def _one_call(
     }
     try:
         result = await ctx.hub.call(server, tool, args)
-        structured = result.structured if hasattr(result, "structured") else result
-        record["sources"] = to_sources(server, tool, structured or {})
+        record["sources"] = to_sources(server, tool, result.structured or {})
         record["result_count"] = len(record["sources"])
+        record["retried"], record["restarted"] = result.retried, result.restarted
     except (ToolCallError, ServerUnavailable, TimeoutError) as exc:
         record["error"] = str(exc)
         record["sources"] = []
         record["result_count"] = 0
     record["duration_ms"] = round((time.perf_counter() - started) * 1000, 2)
+    if "error" in record:
+        outcome = f"error: {record['error']}"
+    else:
+        outcome = f"{record['result_count']} results"
+        if record.get("restarted"):
+            outcome += " (after restarting the server)"
+        elif record.get("retried"):
+            outcome += " (on a second try)"
     span.emit(
         "tool_call",
-        f"{server}.{tool} for {sq.id}: "
-        + (
-            f"error: {record['error']}"
-            if "error" in record
-            else f"{record['result_count']} results"
-        ),
+        f"{server}.{tool} for {sq.id}: {outcome}",
         server=server,
         tool=tool,
         arguments=args,
-        duration_ms_call=record["duration_ms"],
+        duration_ms=record["duration_ms"],
         result_count=record["result_count"],
         error=record.get("error"),
+        retried=record.get("retried", False),
+        restarted=record.get("restarted", False),
     )
     return record
 
@@ -74,13 +79,15 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
         known = dict(state.get("sources", {}))
         new_sources: dict[str, dict[str, Any]] = {}
         errors: list[str] = []
+        next_number = len(known) + 1
         for record in records:
             ids = []
             for fields in record.pop("sources"):
                 key = source_key(fields)
                 sid = existing.get(key)
                 if sid is None:
-                    sid = f"S{len(known) + len(new_sources) + 1}"
+                    sid = f"S{next_number}"
+                    next_number += 1
                     existing[key] = sid
                     source = scored(Source(id=sid, **fields), ctx.today)
                     new_sources[sid] = source.model_dump(mode="json")
@@ -90,7 +97,9 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
                     if sid in known:
                         new_sources[sid] = target
                 ids.append(sid)
-            record["source_ids"] = ids
+            # Ranked by source quality, ties in the server's own order.
+            quality = {sid: (new_sources.get(sid) or known[sid])["score"] for sid in ids}
+            record["source_ids"] = sorted(ids, key=lambda sid: -quality[sid])
             if "error" in record:
                 errors.append(
                     f"{record['server']}.{record['tool']} ({record['sub_query_id']}): "

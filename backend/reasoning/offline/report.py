@@ -1,5 +1,7 @@
 """The report: the direct answer first, one section per search, then the numbered sources.
 
+Within a section, claims from higher-quality sources come first.
+
 Every sentence taken from the sources ends with numbered citations ``[n]``; ``n`` is given to
 a source the first time it is cited. Each :class:`Citation` quotes the exact words relied on,
 found verbatim in that source (the Markdown shows it on one line, hard wraps joined): the
@@ -72,7 +74,7 @@ def write(
     answer = direct_answer(plan, claims, by_claim)
     answer_line = _answer_line(answer, registry, by_claim)
     lines = ["## Answer", "", answer_line, ""]
-    for heading, members in _sections(plan, claims):
+    for heading, members in _sections(plan, _by_quality(claims, registry.sources)):
         lines += [f"## {heading}", ""]
         lines += [_claim_line(c, by_claim.get(c.id), registry) for c in members]
         lines.append("")
@@ -127,6 +129,15 @@ def _claim_line(claim: Claim, verdict: Verdict | None, registry: _Citations) -> 
     if verdict is None or verdict.verdict == "unverifiable":
         return f"- {inline(claim.text)} {markers} {UNCONFIRMED}"
     return f"- {inline(claim.text)} {markers}"
+
+
+def _by_quality(claims: list[Claim], sources: dict[str, Source]) -> list[Claim]:
+    """Claims whose best source scores higher lead (stable: ties keep their relevance order)."""
+
+    def best(claim: Claim) -> float:
+        return max((sources[s].score for s in claim.source_ids if s in sources), default=0.0)
+
+    return sorted(claims, key=lambda c: -best(c))
 
 
 def _sections(plan: Plan, claims: list[Claim]) -> list[tuple[str, list[Claim]]]:
