@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from backend.reasoning.models import ScoreBreakdown, Source, SubQuery
 from backend.scoring import score_source
 
-# (tool, arguments) per server for a sub-query; extra servers are not queried by default.
+# (tool, arguments) per server for a sub-query; an extra server is asked through its
+# search-like tool (see generic_search_tool), or not at all when it has none.
 SEARCH_CALLS: dict[str, list[tuple[str, str]]] = {
     "docs": [("search_documents", "query")],
     "web": [("search", "query")],
@@ -17,23 +19,31 @@ _LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
 
 
 _QUERY_PARAMS = ("query", "q", "question", "search", "text")
+# A tool named like a look-up is taken for a read when its server does not annotate it:
+# many third-party servers set no readOnlyHint at all.
+_LOOKUP_NAME = re.compile(r"(?:^|[_\-.])(search|query|find|lookup|retrieve)", re.IGNORECASE)
 
 
 def generic_search_tool(tools: list[Any]) -> tuple[str, str] | None:
-    """(tool, parameter) of an extra server's search-like tool: read-only, taking a query
-    string and nothing else required. None when the server has no such tool."""
+    """(tool, parameter) of an extra server's search-like tool: read-only (annotated, or
+    named like a look-up), taking a query string and nothing else required. None when the
+    server has no such tool."""
     for tool in tools:
+        if not (tool.read_only or _LOOKUP_NAME.search(tool.name)):
+            continue
         schema = tool.input_schema or {}
         props = schema.get("properties", {})
         required = set(schema.get("required", []))
         for param in _QUERY_PARAMS:
-            if (
-                tool.read_only
-                and props.get(param, {}).get("type") == "string"
-                and required <= {param}
-            ):
+            if props.get(param, {}).get("type") == "string" and required <= {param}:
                 return tool.name, param
     return None
+
+
+NO_SEARCH_TOOL = (
+    "has no search-like tool (read-only or named search/query/find/lookup/retrieve, taking "
+    "one query string), so it is not searched"
+)
 
 
 def search_calls(

@@ -1,4 +1,6 @@
-"""Extra MCP servers from a JSON file in the usual ``{"mcpServers": {...}}`` shape.
+"""Extra MCP servers from a JSON or TOML file in the usual ``{"mcpServers": {...}}`` shape.
+
+A file ending in ``.toml`` is read as TOML (``[mcpServers.<name>]`` tables); any other as JSON.
 
 A stdio entry names a command (``command``, ``args``, ``env``, ``cwd``); an HTTP entry a
 ``url`` (streamable HTTP unless ``"type": "sse"``) and optional ``headers``. Every problem is
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -115,17 +118,17 @@ def load_mcp_config(path: Path) -> dict[str, ExtraServer]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise MCPConfigError(f"MCP config {path}: cannot be read ({exc.strerror or exc})") from exc
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MCPConfigError(
-            f"MCP config {path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+    document = (
+        _parse_toml(path, text) if path.suffix.lower() == ".toml" else _parse_json(path, text)
+    )
     servers = document.get("mcpServers") if isinstance(document, dict) else None
     if not isinstance(servers, dict):
-        raise MCPConfigError(
-            f'MCP config {path}: expected an object {{"mcpServers": {{"<name>": {{...}}}}}}'
+        shape = (
+            "a table [mcpServers.<name>]"
+            if path.suffix.lower() == ".toml"
+            else 'an object {"mcpServers": {"<name>": {...}}}'
         )
+        raise MCPConfigError(f"MCP config {path}: expected {shape}")
     entries: dict[str, ExtraServer] = {}
     for name, raw in servers.items():
         try:
@@ -135,3 +138,19 @@ def load_mcp_config(path: Path) -> dict[str, ExtraServer]:
         if not entry.disabled:
             entries[name] = entry
     return entries
+
+
+def _parse_json(path: Path, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MCPConfigError(
+            f"MCP config {path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _parse_toml(path: Path, text: str) -> Any:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MCPConfigError(f"MCP config {path}: not valid TOML: {exc}") from None

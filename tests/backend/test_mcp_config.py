@@ -93,3 +93,22 @@ def test_built_in_names_cannot_be_reused(tmp_path: Path) -> None:
 def test_missing_file_is_named(tmp_path: Path) -> None:
     message = error_of(tmp_path / "absent.json")
     assert "absent.json" in message and "cannot be read" in message
+
+
+def test_a_toml_file_gives_the_same_entries_as_json(tmp_path: Path) -> None:
+    path = tmp_path / "mcp.toml"
+    path.write_text(
+        '[mcpServers.notes]\ncommand = "python"\nargs = ["-m", "notes"]\n\n'
+        '[mcpServers.wiki]\nurl = "http://127.0.0.1:9000/mcp"\n'
+    )
+    entries = load_mcp_config(path)
+    assert list(entries) == ["notes", "wiki"]
+    assert entries["notes"].connection()["args"] == ["-m", "notes"]
+    assert entries["wiki"].connection()["url"] == "http://127.0.0.1:9000/mcp"
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "mcp.toml"
+    path.write_text("[mcpServers.notes\ncommand = 1")
+    message = error_of(path)
+    assert str(path) in message and "not valid TOML" in message

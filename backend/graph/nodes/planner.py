@@ -9,9 +9,20 @@ from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import node_span, plan_of, sources_of, verdicts_of
-from backend.graph.sources import SEARCH_CALLS
+from backend.graph.sources import NO_SEARCH_TOOL, SEARCH_CALLS, generic_search_tool
 from backend.graph.state import AgentState
 from backend.reasoning.models import SubQuery
+
+
+def searchable(ctx: ResearchContext) -> tuple[list[str], list[str]]:
+    """(servers the researcher can search, extra servers it cannot: no search-like tool)."""
+    usable, skipped = [], []
+    for server in ctx.usable_servers():
+        if server in SEARCH_CALLS or generic_search_tool(ctx.tools_of(server)) is not None:
+            usable.append(server)
+        else:
+            skipped.append(server)
+    return usable, skipped
 
 
 def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
@@ -27,7 +38,9 @@ def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
 async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "planner", "planning the research") as span:
-        usable = ctx.usable_servers()
+        usable, skipped = searchable(ctx)
+        for server in skipped:
+            span.emit("info", f"the {server} server {NO_SEARCH_TOOL}", server=server)
         if not usable:
             span.emit("error", "no source can answer: every MCP server is unavailable")
             return {
@@ -67,7 +80,7 @@ async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[s
             next_id += 1
             known.add(sq.text.lower())
             fresh.append(sq)
-        fresh = _restrict(fresh, ctx.usable_servers())
+        fresh = _restrict(fresh, searchable(ctx)[0])
         span.emit(
             "refinement",
             f"{len(fresh)} new sub-queries",

@@ -15,8 +15,8 @@ Kinds, checked in this order:
 * **simple** — one search: the question.
 
 Routing: "docs" whenever available, "github" when available and the question is about code,
-"web" when available. Other configured servers are not routed by default (only when none of
-the three is available, so that a plan never searches nowhere).
+"web" when available. The graph's planner node adds every extra server from the MCP config
+that has a search-like tool to each sub-query (``graph/nodes/planner.py``).
 """
 
 from __future__ import annotations

@@ -192,3 +192,36 @@ async def test_an_extra_mcp_server_from_the_config_is_searched_too(
     ]
     lab = [s for s in result["sources"] if s["server"] == "lab"]
     assert lab and lab[0]["url"].startswith("https://lab.example.org/")
+
+
+async def test_an_extra_server_without_a_search_tool_is_named_in_the_trace_and_not_called(
+    store_settings: Settings, engine: OfflineEngine, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    writer = {
+        "command": sys.executable,
+        "args": ["-m", "tests.fakes.note_writer_server"],
+        "env": {"PYTHONPATH": REPO_ROOT},
+    }
+    config.write_text(json.dumps({"mcpServers": {"writer": writer}}))
+    settings = store_settings.model_copy(update={"mcp_config": config})
+    result = await research(settings, engine, query="When do spring tides happen?")
+    assert result["status"] == "done"
+    notes = [e["message"] for e in result["trace"] if e["data"].get("server") == "writer"]
+    assert notes and "no search-like tool" in notes[0]
+    assert all(
+        e["kind"] != "tool_call" for e in result["trace"] if e["data"].get("server") == "writer"
+    )
+    assert all("writer" not in sq["sources"] for sq in result["sub_queries"])
+
+
+async def test_thin_evidence_refines_and_researches_again_up_to_the_default_two_rounds(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    # Five documents cannot give two sources for each of this comparison's sub-queries,
+    # so the first round is thin.
+    result = await research(store_settings, engine)
+    starts = [e["node"] for e in result["trace"] if e["kind"] == "node_start"]
+    assert starts.count("researcher") == 2 == result["iterations"]
+    assert [e for e in result["trace"] if e["kind"] == "refinement"]
+    assert len(result["sub_queries"]) > len(result["plan"]["sub_queries"])

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from backend.graph.sources import scored, search_calls, source_key, to_sources
+from backend.graph.sources import (
+    generic_search_tool,
+    scored,
+    search_calls,
+    source_key,
+    to_sources,
+)
+from backend.mcp_client.models import ToolInfo
 from backend.reasoning.models import Source, SubQuery
 
 
@@ -74,3 +81,23 @@ def test_scoring_fills_the_breakdown_by_kind_of_source() -> None:
     scored(source, date(2024, 5, 15))
     assert source.score == 0.9
     assert source.score_breakdown is not None and source.score_breakdown.domain == 0.9
+
+
+def _tool(name: str, read_only: bool, required: list[str] | None = None) -> ToolInfo:
+    schema = {"properties": {"query": {"type": "string"}}, "required": required or ["query"]}
+    return ToolInfo(name=name, input_schema=schema, read_only=read_only)
+
+
+def test_an_extra_servers_unannotated_search_tool_is_used() -> None:
+    assert generic_search_tool([_tool("search_notes", read_only=False)]) == (
+        "search_notes",
+        "query",
+    )
+
+
+def test_an_extra_servers_unannotated_tool_not_named_like_a_lookup_is_not_called() -> None:
+    assert generic_search_tool([_tool("append_note", read_only=False)]) is None
+
+
+def test_a_search_tool_needing_more_than_the_query_is_not_used() -> None:
+    assert generic_search_tool([_tool("lookup", read_only=True, required=["query", "k"])]) is None
