@@ -285,10 +285,6 @@ def eval_retrieval(
     sys.stdout.write(json.dumps(report) + "\n")
 
 
-if __name__ == "__main__":
-    app()
-
-
 @eval_app.command("hotpotqa")
 def eval_hotpotqa(
     data: Annotated[Path, typer.Option(exists=True, dir_okay=False)],
@@ -330,3 +326,7 @@ def eval_scifact_verify(
             run(corpus, claims, settings, OfflineEngine(), limit=limit, evidence_k=evidence_k)
         )
     sys.stdout.write(json.dumps(report) + "\n")
+
+
+if __name__ == "__main__":
+    app()

@@ -20,13 +20,22 @@ inherit the parent's environment: the client passes each one the settings it nee
 """
 
 
+def _show(value: object) -> str:
+    if isinstance(value, Path):
+        home = Path.home()
+        return f"~/{value.relative_to(home)}" if value.is_relative_to(home) else str(value)
+    if isinstance(value, list | tuple | set | frozenset):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
 def render() -> str:
     rows = []
     for name, field in Settings.model_fields.items():
         alias = field.validation_alias
         env = " or ".join(alias.choices) if alias is not None else f"MARSA_{name.upper()}"  # type: ignore[union-attr]
-        default = "~/.marsa" if field.default_factory is not None else field.default
-        shown = "—" if default is None else f"`{default}`"
+        default = field.default_factory() if field.default_factory is not None else field.default  # type: ignore[call-arg]
+        shown = "—" if default in (None, [], {}) else f"`{_show(default)}`"
         rows.append(f"| `{env}` | {shown} | {field.description or ''} |")
     return HEADER + "\n".join(rows) + "\n"
 

@@ -6,6 +6,7 @@ the environment each one needs (paths, keys) explicitly.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from dataclasses import dataclass
@@ -72,6 +73,7 @@ def server_env(settings: Settings) -> dict[str, str]:
             "database_url",
             "api_token",
             "cors_origins",
+            "allowed_hosts",
             "sse_heartbeat_seconds",
             "max_upload_bytes",
             "max_active_runs",
@@ -81,7 +83,9 @@ def server_env(settings: Settings) -> dict[str, str]:
     )
     plain.setdefault("server_log_dir", settings.data_dir / "logs")
     for key, value in plain.items():
-        env[f"MARSA_{key.upper()}"] = str(value)
+        # pydantic-settings reads a list or an object from the environment as JSON.
+        shown = json.dumps(value) if isinstance(value, list | dict) else str(value)
+        env[f"MARSA_{key.upper()}"] = shown
     if settings.tavily_api_key is not None:
         env["TAVILY_API_KEY"] = settings.tavily_api_key.get_secret_value()
     if settings.github_token is not None:
