@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+import httpx
+from langchain_core.exceptions import ModelError
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from backend.config import Settings
@@ -14,6 +17,14 @@ PROVIDERS = {
     "openai-compatible": ("langchain_openai", "ChatOpenAI", "langchain-openai"),
     "ollama": ("langchain_ollama", "ChatOllama", "langchain-ollama"),
 }
+
+SDK_ERRORS = (
+    ("openai", "OpenAIError"),
+    ("anthropic", "AnthropicError"),
+    ("ollama", "ResponseError"),
+    ("ollama", "RequestError"),
+)
+"""Base classes of the provider SDKs' own errors (API status, rate limit, connection, auth)."""
 
 
 class LLMConfigError(ValueError):
@@ -50,3 +61,23 @@ def build_chat_model(settings: Settings) -> BaseChatModel:
             )
     model_class: type[BaseChatModel] = getattr(module, class_name)
     return model_class(**kwargs)
+
+
+def provider_errors() -> tuple[type[Exception], ...]:
+    """The exceptions that mean "the model could not answer", not "the code is wrong".
+
+    LangChain's ``ModelError`` family (connection, timeout, rate limit, auth, 5xx) where a
+    provider integration maps its errors to it; ``OSError`` for the transport (the Ollama client
+    turns a refused connection into the builtin ``ConnectionError``; ``TimeoutError`` is one too);
+    ``httpx.HTTPError`` for clients that let httpx's errors through; and the base error class of
+    each provider SDK, looked up only among modules already imported (the SDK is imported when
+    its chat model is built, so this never imports an SDK that is not in use). Programming
+    errors (``TypeError``, ``KeyError``, ``AttributeError``…) are deliberately not here: they
+    must surface as tracebacks, not be hidden behind a fallback.
+    """
+    found: list[type[Exception]] = [ModelError, OSError, httpx.HTTPError]
+    for module_name, class_name in SDK_ERRORS:
+        cls = getattr(sys.modules.get(module_name), class_name, None)
+        if isinstance(cls, type) and issubclass(cls, Exception):
+            found.append(cls)
+    return tuple(found)

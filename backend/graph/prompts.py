@@ -43,15 +43,17 @@ Question: {query}
 
 JSON shape: {{"claims": [{{"text": "exact sentence", "source_ids": ["S1"]}}]}}"""
 
-VERIFY = """Check each claim against the evidence from OTHER sources. For each claim decide
-supported, contradicted or unverifiable (no other source speaks to it), with a confidence in
-0-1 and the evidence quotes (copied exactly) that decided it.
+VERIFY = """Check each claim against the evidence from OTHER sources (never the sources the
+claim itself lists). For each claim decide supported, contradicted or unverifiable (no other
+source speaks to it), with the evidence quotes that decided it: each quote copied exactly from
+the source it names, a whole sentence or clause, not a few loose words. Quotes that are not in
+their source, or that come from the claim's own sources, are discarded.
 
 {claims}
 {sources}
 
 JSON shape: {{"verdicts": [{{"claim_id": "C1", "verdict": "supported|contradicted|unverifiable",
-"confidence": 0.8, "rationale": "one sentence",
+"rationale": "one sentence",
 "evidence": [{{"source_id": "S2", "quote": "exact words",
 "stance": "supports|contradicts"}}]}}]}}"""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from backend.reasoning.models import Claim, Plan, Report, Source, SubQuery, Verdict
 
@@ -35,3 +35,18 @@ class ReasoningEngine(Protocol):
     ) -> Report:
         """Markdown: direct answer first, sections, [n] citations, contested claims flagged."""
         ...
+
+
+@runtime_checkable
+class ReportsFallbacks(Protocol):
+    """An engine that can degrade (the LLM engine falling back step by step) and says so."""
+
+    def take_fallbacks(self) -> list[str]:
+        """What degraded since the last call, and why; each note is returned once."""
+        ...
+
+
+def take_fallbacks(engine: ReasoningEngine) -> list[str]:
+    """The engine's fallback notes for the run's ``errors`` ([] for an engine that cannot
+    degrade, such as the offline engine). Nodes call this after their engine steps."""
+    return engine.take_fallbacks() if isinstance(engine, ReportsFallbacks) else []

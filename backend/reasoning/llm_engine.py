@@ -1,21 +1,31 @@
 """The LLM engine: any LangChain chat model, JSON answers validated by pydantic.
 
 A malformed answer is retried once with the validation error; a second failure falls back to
-the offline engine for that step, and the trace says so. Token counts are recorded per step
-when the provider reports them.
+the offline engine for that step. So does a provider failure (model unreachable, timeout,
+rate limit, auth, API error: :func:`backend.llm.provider_errors`), without a retry: the
+provider SDKs already retry what is retryable. Each fallback is a ``fallback`` trace event and
+a note the graph's nodes drain into the run's ``errors`` (:meth:`LLMEngine.take_fallbacks`).
+Token counts are recorded per step when the provider reports them.
+
+Verdicts are not taken on the model's word: evidence must be quoted verbatim from a source
+other than the claim's own, and the confidence is computed from the surviving evidence
+weighted by source quality, with the offline fact-checker's rule (:func:`weigh_verdict`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from collections import Counter
+from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from backend.graph import prompts
+from backend.graph.citations import check_citations
+from backend.llm import provider_errors
 from backend.reasoning.engine import ReasoningEngine
 from backend.reasoning.models import (
     Citation,
@@ -29,13 +39,19 @@ from backend.reasoning.models import (
     Verdict,
     VerdictLabel,
 )
+from backend.reasoning.offline.claims import quality
+from backend.reasoning.offline.verify import CONTRA_WEIGHT, MIN_WEIGHT, SMOOTHING
 from backend.trace import NodeName, Tracer
 
 T = TypeVar("T", bound=BaseModel)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _SPACE = re.compile(r"\s+")
+# An opening or closing tag of the fences the prompts use, however spaced or cased.
+_FENCE_TAG = re.compile(r"<(\s*/?\s*)(source|claim)\b", re.IGNORECASE)
 SOURCE_CHARS = 1500
 MAX_PROMPT_SOURCES = 15
+MIN_QUOTE_WORDS = 3
+"""Shorter evidence quotes ("the Moon") are found verbatim almost anywhere and prove nothing."""
 
 
 class _SubQueryOut(BaseModel):
@@ -74,7 +90,6 @@ class _EvidenceOut(BaseModel):
 class _VerdictOut(BaseModel):
     claim_id: str
     verdict: VerdictLabel
-    confidence: float = Field(ge=0.0, le=1.0)
     rationale: str = ""
     evidence: list[_EvidenceOut] = Field(default_factory=list)
 
@@ -103,13 +118,19 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip().lower()
 
 
+def neutralise(text: str) -> str:
+    """``text`` with every ``<source``/``</source``/``<claim``/``</claim`` tag defused, so
+    retrieved text cannot close its fence (or open a fake one) and pass as instructions."""
+    return _FENCE_TAG.sub(r"&lt;\1\2", text)
+
+
 def fence_sources(sources: list[Source], limit: int = MAX_PROMPT_SOURCES) -> str:
     """Sources as untrusted data blocks, best first."""
     ranked = sorted(sources, key=lambda s: -(s.score + s.retrieval_score * 0.01))[:limit]
     blocks = []
     for s in ranked:
-        title = s.title.replace('"', "'")
-        text = s.text[:SOURCE_CHARS]
+        title = neutralise(s.title.replace('"', "'"))
+        text = neutralise(s.text[:SOURCE_CHARS])
         blocks.append(
             f'<source id="{s.id}" title="{title}" quality="{s.score:.2f}">\n{text}\n</source>'
         )
@@ -134,6 +155,97 @@ def sources_section(citations: list[Citation], sources: dict[str, Source]) -> st
     return "\n".join(lines) + "\n"
 
 
+def _stance(label: str) -> Literal["supports", "contradicts", "neutral"]:
+    label = label.strip().lower()
+    if label.startswith("contradict"):
+        return "contradicts"
+    # Anything but an explicit "supports" (e.g. "neutral", "related") carries no weight.
+    return "supports" if label.startswith("support") else "neutral"
+
+
+def _not_independent(claim: Claim, by_id: dict[str, Source]) -> set[str]:
+    """The claim's own sources and other chunks of the same documents (same doc_id or URL):
+    they cannot confirm the claim, they are where it came from."""
+    origins = [by_id[sid] for sid in claim.source_ids if sid in by_id]
+    docs = {s.doc_id for s in origins if s.doc_id}
+    urls = {s.url for s in origins if s.url}
+    return set(claim.source_ids) | {
+        sid for sid, s in by_id.items() if (s.doc_id in docs) or (s.url in urls)
+    }
+
+
+def _is_verbatim(quote: str, text: str) -> bool:
+    norm = _norm(quote)
+    return len(norm.split()) >= MIN_QUOTE_WORDS and norm in _norm(text)
+
+
+def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) -> Verdict:
+    """The model's verdict, kept only as far as its evidence bears it out.
+
+    Evidence counts when it comes from another source than the claim's (and other chunks of
+    its documents) and its quote is found verbatim there; each piece weighs its source's quality
+    (similarity is 1: the words are the source's own). Then the offline fact-checker's rule
+    (:mod:`backend.reasoning.offline.verify`): per source the strongest piece of each stance
+    counts; with S and C the sums, supported when S > k·C and S ≥ MIN_WEIGHT, contradicted when
+    k·C ≥ S and C ≥ MIN_WEIGHT; confidence (S − C) / (S + C + 0.5) or its mirror. The label
+    stays the model's when the rule agrees; otherwise the claim is unverifiable, confidence 0:
+    the model's word alone never makes a claim supported or contradicted.
+    """
+    own = _not_independent(claim, by_id)
+    dropped: Counter[str] = Counter()
+    evidence: list[EvidenceItem] = []
+    for e in given.evidence:
+        source = by_id.get(e.source_id)
+        if source is None:
+            dropped["unknown source"] += 1
+        elif e.source_id in own:
+            dropped["the claim's own source"] += 1
+        elif not _is_verbatim(e.quote, source.text):
+            dropped["not verbatim"] += 1
+        else:
+            evidence.append(
+                EvidenceItem(
+                    source_id=e.source_id,
+                    quote=e.quote,
+                    stance=_stance(e.stance),
+                    weight=round(quality(source), 4),
+                )
+            )
+    best: dict[tuple[str, str], float] = {}
+    for item in evidence:
+        key = (item.stance, item.source_id)
+        best[key] = max(best.get(key, 0.0), item.weight)
+    s = round(sum(w for (stance, _), w in best.items() if stance == "supports"), 4)
+    c = round(sum(w for (stance, _), w in best.items() if stance == "contradicts"), 4)
+    label: VerdictLabel = "unverifiable"
+    confidence = 0.0
+    if s > CONTRA_WEIGHT * c and s >= MIN_WEIGHT:
+        label, confidence = "supported", (s - c) / (s + c + SMOOTHING)
+    elif CONTRA_WEIGHT * c >= s and c >= MIN_WEIGHT:
+        label, confidence = "contradicted", (c - s) / (s + c + SMOOTHING)
+    rationale = given.rationale
+    if label != given.verdict:
+        label, confidence = "unverifiable", 0.0
+        if given.verdict != "unverifiable":
+            rationale = (
+                f"The model said {given.verdict}, but the evidence quoted verbatim from other "
+                f"sources does not bear it out (support {s:.2f}, contradiction {c:.2f})"
+            )
+    if dropped:
+        rationale += (
+            " [dropped evidence: "
+            + ", ".join(f"{n} {why}" for why, n in sorted(dropped.items()))
+            + "]"
+        )
+    return Verdict(
+        claim_id=claim.id,
+        verdict=label,
+        confidence=round(min(1.0, max(0.0, confidence)), 4),
+        evidence=evidence,
+        rationale=rationale.strip(),
+    )
+
+
 class LLMEngine:
     """Thinks with a chat model; falls back to another engine step by step."""
 
@@ -156,6 +268,20 @@ class LLMEngine:
         self.prices = prices
         """US dollars per million input and output tokens, when configured."""
         self.usage: dict[str, dict[str, Any]] = {}
+        self._fallbacks: list[str] = []
+
+    def take_fallbacks(self) -> list[str]:
+        """What fell back since the last call, one line per step, for the run's ``errors``.
+
+        The graph's nodes call this after using the engine, so each fallback is reported once,
+        by the node whose step degraded."""
+        taken, self._fallbacks = self._fallbacks, []
+        return taken
+
+    def _fall_back(self, step: str, node: NodeName, why: str, error: str) -> None:
+        message = f"{step}: {why}; the {self.fallback.name} engine did this step"
+        self._fallbacks.append(f"LLM {message} ({error})")
+        self._event(node, "fallback", message, step=step, error=error)
 
     def _event(self, node: NodeName, kind: Any, message: str, **data: Any) -> None:
         if self.tracer is not None:
@@ -205,7 +331,15 @@ class LLMEngine:
         messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
         error = ""
         for _attempt in range(2):
-            answer = await self.model.ainvoke(messages)
+            try:
+                answer = await self.model.ainvoke(messages)
+            except provider_errors() as exc:
+                # The model cannot answer right now (down, unreachable, rate-limited,
+                # refused): a second try in the same breath would fail the same way.
+                self._fall_back(
+                    step, node, "the model could not answer", f"{type(exc).__name__}: {exc}"[:500]
+                )
+                return None
             if isinstance(answer, AIMessage):
                 self._record_usage(step, node, answer)
             text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
@@ -220,13 +354,7 @@ class LLMEngine:
                         "Answer again with the JSON object only."
                     ),
                 ]
-        self._event(
-            node,
-            "fallback",
-            f"{step}: the model's answer was malformed twice; the offline engine did this step",
-            step=step,
-            error=error,
-        )
+        self._fall_back(step, node, "the model's answer was malformed twice", error)
         return None
 
     async def plan(self, query: str, available: list[str]) -> Plan:
@@ -317,7 +445,7 @@ class LLMEngine:
         if not claims:
             return []
         listed = "\n".join(
-            f'<claim id="{c.id}" sources="{",".join(c.source_ids)}">{c.text}</claim>'
+            f'<claim id="{c.id}" sources="{",".join(c.source_ids)}">{neutralise(c.text)}</claim>'
             for c in claims
         )
         out = await self._ask(
@@ -343,25 +471,18 @@ class LLMEngine:
                     )
                 )
                 continue
-            evidence = [
-                EvidenceItem(
-                    source_id=e.source_id,
-                    quote=e.quote,
-                    stance="contradicts" if e.stance == "contradicts" else "supports",
-                    weight=by_source[e.source_id].score,
-                )
-                for e in v.evidence
-                if e.source_id in by_source and _norm(e.quote) in _norm(by_source[e.source_id].text)
-            ]
-            verdicts.append(
-                Verdict(
+            verdict = weigh_verdict(claim, v, by_source)
+            if verdict.verdict != v.verdict or len(verdict.evidence) < len(v.evidence):
+                self._event(
+                    "fact_checker",
+                    "info",
+                    f"{claim.id}: kept {len(verdict.evidence)} of {len(v.evidence)} evidence "
+                    f"quotes; the model said {v.verdict}, the evidence gives {verdict.verdict}",
                     claim_id=claim.id,
-                    verdict=v.verdict,
-                    confidence=v.confidence,
-                    evidence=evidence,
-                    rationale=v.rationale,
+                    model_verdict=v.verdict,
+                    verdict=verdict.verdict,
                 )
-            )
+            verdicts.append(verdict)
         return verdicts
 
     async def write_report(
@@ -370,7 +491,7 @@ class LLMEngine:
         by_claim = {v.claim_id: v for v in verdicts}
         listed = "\n".join(
             f"- {c.id} [{by_claim[c.id].verdict if c.id in by_claim else 'unverifiable'}] "
-            f"{c.text} (sources: {', '.join(c.source_ids)})"
+            f"{neutralise(c.text)} (sources: {', '.join(c.source_ids)})"
             for c in claims
         )
         out = await self._ask(
@@ -384,5 +505,8 @@ class LLMEngine:
         if out is None:
             return await self.fallback.write_report(plan, claims, verdicts, sources)
         by_id = {s.id: s for s in sources}
-        markdown = out.markdown.rstrip() + "\n" + sources_section(out.citations, by_id)
+        # The sources list names only citations that will survive the synthesizer's check;
+        # all of them are returned, so that the check still counts and explains each removal.
+        _, valid, _ = check_citations(out.markdown, out.citations, by_id)
+        markdown = out.markdown.rstrip() + "\n" + sources_section(valid, by_id)
         return Report(markdown=markdown, citations=out.citations, answer=out.answer)

@@ -1,4 +1,7 @@
-"""A scripted chat model: answers from a list, records every prompt it was given."""
+"""A scripted chat model: answers from a list, records every prompt it was given.
+
+An answer is a string, a function of the messages returning one, or an exception to raise
+(a provider that is down, rate-limited, or refusing the key)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-Answer = str | Callable[[list[BaseMessage]], str]
+Answer = str | BaseException | Callable[[list[BaseMessage]], str]
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -36,6 +39,8 @@ class ScriptedChatModel(BaseChatModel):
         if not self.answers:
             raise AssertionError(f"the script has no answer left for call {len(self.prompts)}")
         answer = self.answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
         text = answer(messages) if callable(answer) else answer
         message = AIMessage(
             content=text,

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import node_span, plan_of, sources_of
 from backend.graph.state import AgentState
+from backend.reasoning.engine import take_fallbacks
 
 
 async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
@@ -33,5 +34,6 @@ async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> 
         "claims": [c.model_dump(mode="json") for c in claims],
         "verification_results": [v.model_dump(mode="json") for v in verdicts],
         "status": "checked",
+        "errors": take_fallbacks(ctx.engine),
         "agent_trace": span.trace(),
     }

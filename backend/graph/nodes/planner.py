@@ -11,6 +11,7 @@ from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import node_span, plan_of, sources_of, verdicts_of
 from backend.graph.sources import NO_SEARCH_TOOL, SEARCH_CALLS, generic_search_tool
 from backend.graph.state import AgentState
+from backend.reasoning.engine import take_fallbacks
 from backend.reasoning.models import SubQuery
 
 
@@ -60,6 +61,7 @@ async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[
         "sub_queries": [sq.model_dump(mode="json") for sq in plan.sub_queries],
         "status": "researching",
         "iteration_count": 0,
+        "errors": take_fallbacks(ctx.engine),
         "agent_trace": span.trace(),
     }
 
@@ -89,5 +91,6 @@ async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[s
     return {
         "sub_queries": [sq.model_dump(mode="json") for sq in fresh],
         "status": "researching",
+        "errors": take_fallbacks(ctx.engine),
         "agent_trace": span.trace(),
     }

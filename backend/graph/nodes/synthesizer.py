@@ -10,6 +10,7 @@ from backend.graph.citations import check_citations
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import claims_of, node_span, plan_of, sources_of, verdicts_of
 from backend.graph.state import AgentState
+from backend.reasoning.engine import take_fallbacks
 
 
 async def synthesizer(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
@@ -32,5 +33,6 @@ async def synthesizer(state: AgentState, runtime: Runtime[ResearchContext]) -> d
         "citations": [c.model_dump(mode="json") for c in kept],
         "citation_check": counts,
         "status": "done",
+        "errors": take_fallbacks(ctx.engine),
         "agent_trace": span.trace(),
     }
