@@ -70,6 +70,14 @@ export async function api(path, { method = "GET", body, signal } = {}) {
   return type.includes("json") ? response.json() : response.text();
 }
 
+/** Fetch a file under the API as a Blob; throws ApiError with the status and the detail. */
+export async function apiBlob(path) {
+  const response = await fetch(path, { headers: authHeaders() });
+  if (response.status === 401) unauthorizedListeners.forEach((fn) => fn());
+  if (!response.ok) throw new ApiError(response.status, await detailOf(response));
+  return response.blob();
+}
+
 /** EventSource cannot send headers, so the token rides in the query string. */
 export function eventsUrl(runId) {
   const url = `/api/research/${encodeURIComponent(runId)}/events`;

@@ -7,7 +7,7 @@ import { refreshHealth } from "./health.js";
 import { initHistory, isFinished, refreshHistory, setActiveRun } from "./history.js";
 import { hidePlanReview, initPlanReview, showPlanReview } from "./plan.js";
 import { clearResults, jumpToSource, renderRun } from "./report.js";
-import { addEvent, closeStream, followRun, resetTimeline } from "./timeline.js";
+import { closeStream, followRun, resetTimeline } from "./timeline.js";
 
 const MAX_QUERY = 2000;
 const STATUS_TEXT = {
@@ -127,7 +127,7 @@ function planSubmitted(run) {
   follow(run.id);
 }
 
-/** Show a run from scratch: its detail, its trace, and its live events if it runs. */
+/** Show a run from scratch: its detail, then its events (replayed, then live). */
 async function openRun(id) {
   closeStream();
   resetTimeline();
@@ -147,10 +147,10 @@ async function openRun(id) {
     return;
   }
   if (current?.id !== id) return;
-  for (const event of run.trace || []) addEvent(event);
   show(run);
-  // A finished run without a stored trace still replays its events from the stream.
-  if (!isFinished(run.status) || !(run.trace || []).length) follow(id);
+  // The detail has no trace: the event stream replays every stored event, then follows
+  // the run live until it ends (at once for a finished run).
+  follow(id);
 }
 
 function setHash(id) {

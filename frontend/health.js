@@ -1,4 +1,4 @@
-// The health strip: each MCP server up or down (its note as a tooltip), documents, engine.
+// The health strip: each MCP server up or down (its note shown on focus or hover), documents, engine.
 
 import { api } from "./api.js";
 import { $, clear, el } from "./dom.js";
@@ -14,15 +14,28 @@ export async function refreshHealth() {
       const tip = [server.note, tools && `tools: ${tools}`, server.transport && `transport: ${server.transport}`]
         .filter(Boolean)
         .join("\n");
-      strip.appendChild(
-        el(
-          "li",
-          { class: `server-health ${up ? "up" : "down"}`, title: tip, tabindex: "0", "aria-label": `${server.server}: ${server.status}. ${server.note || ""}` },
-          el("span", { class: "dot", "aria-hidden": "true" }),
-          String(server.server),
-          el("span", { class: "visually-hidden" }, ` ${server.status}`),
-        ),
+      const tipId = `health-tip-${String(server.server).replace(/[^a-z0-9_-]/gi, "_")}`;
+      // A focusable chip whose note shows as text on focus or hover (not a title tooltip,
+      // which keyboard users never see) and is its accessible description.
+      const chip = el(
+        "li",
+        {
+          class: `server-health ${up ? "up" : "down"}`,
+          tabindex: "0",
+          "aria-label": `${server.server}: ${server.status}`,
+          "aria-describedby": tip ? tipId : null,
+          onkeydown: (event) => {
+            if (event.key === "Escape") chip.classList.add("tip-dismissed");
+          },
+          onblur: () => chip.classList.remove("tip-dismissed"),
+          onmouseleave: () => chip.classList.remove("tip-dismissed"),
+        },
+        el("span", { class: "dot", "aria-hidden": "true" }),
+        String(server.server),
+        el("span", { class: "visually-hidden" }, ` ${server.status}`),
+        tip ? el("span", { class: "server-tip", id: tipId, role: "tooltip" }, tip) : null,
       );
+      strip.appendChild(chip);
     }
     $("health-docs").textContent = health.documents ?? "–";
     $("health-engine").textContent = health.engine || "–";

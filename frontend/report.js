@@ -1,6 +1,6 @@
 // The finished run: report, claims table, sources panel, citation check, exports, errors.
 
-import { exportUrl, getToken } from "./api.js";
+import { ApiError, apiBlob, exportUrl } from "./api.js";
 import { $, clear, el, formatMs, percent, safeUrl } from "./dom.js";
 
 const VERDICTS = new Set(["supported", "contradicted", "unverifiable"]);
@@ -16,6 +16,7 @@ export function clearResults() {
   clear($("exports"));
   clear($("timings"));
   $("citation-check").textContent = "";
+  $("export-error").textContent = "";
   for (const id of ["results", "claims-panel", "sources"]) $(id).hidden = true;
 }
 
@@ -147,15 +148,20 @@ function renderClaims(run) {
 }
 
 async function download(event, runId, name) {
-  // With a token the plain link would not be authorised: fetch it with the header instead.
-  const token = getToken();
-  if (!token) return;
+  // Fetched rather than followed, so the token goes in a header and a refusal (the run
+  // was deleted, the export failed) is shown here instead of as a broken download.
   event.preventDefault();
-  const response = await fetch(`/api/research/${encodeURIComponent(runId)}/${name}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  if (!response.ok) return;
-  const url = URL.createObjectURL(await response.blob());
+  const message = $("export-error");
+  message.textContent = "";
+  let blob;
+  try {
+    blob = await apiBlob(`/api/research/${encodeURIComponent(runId)}/${name}`);
+  } catch (error) {
+    const status = error instanceof ApiError ? `HTTP ${error.status}: ` : "";
+    message.textContent = `Could not download ${name}: ${status}${error.message}`;
+    return;
+  }
+  const url = URL.createObjectURL(blob);
   const link = el("a", { href: url, download: `marsa-${runId}-${name}` });
   document.body.appendChild(link);
   link.click();

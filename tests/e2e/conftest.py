@@ -1,11 +1,15 @@
 """Browser tests: the real `marsa serve` as a subprocess, driven by Debian's Chromium.
 
-Playwright never downloads a browser here: it launches /usr/bin/chromium, and the tests
-skip (saying why) when that is missing.
+Playwright never downloads a browser here: it launches /usr/bin/chromium. When that is
+missing the tests skip (saying why) on a developer's machine and fail under CI (``CI`` set).
+
+The server also runs the gate search server (tests/fakes/gate_search_server.py) as an extra
+MCP server named "gate": while ``Server.gate`` exists, a search there waits, holding the run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -65,6 +69,8 @@ class Server:
 
     url: str
     client: httpx.Client
+    gate: Path
+    """While this file exists, a search on the "gate" MCP server waits."""
 
     def research(self, query: str, **options: Any) -> str:
         """Start a run through the API; return its id."""
@@ -89,7 +95,22 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
 
     ``settings`` become MARSA_<NAME> variables (e.g. api_token="s3cret").
     """
-    env = serve_env(home, **settings)
+    gate = home / "gate"
+    config = home / "mcp.json"
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "gate": {
+                        "command": sys.executable,
+                        "args": ["-m", "tests.fakes.gate_search_server"],
+                        "env": {"PYTHONPATH": REPO_ROOT, "GATE_FILE": str(gate)},
+                    }
+                }
+            }
+        )
+    )
+    env = serve_env(home, mcp_config=str(config), **settings)
     headers = (
         {"Authorization": f"Bearer {settings['api_token']}"} if "api_token" in settings else {}
     )
@@ -112,7 +133,7 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
         for doc in TIDE_DOCS:
             response = client.post("/api/documents", json=doc)
             assert response.status_code == 201, response.text
-        yield Server(url=url, client=client)
+        yield Server(url=url, client=client, gate=gate)
 
 
 @pytest.fixture(scope="module")
@@ -126,9 +147,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, launched by Playwright (which downloads nothing)."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(
-            f"{CHROMIUM} is missing: install Debian's chromium package to run browser tests"
-        )
+        reason = f"{CHROMIUM} is missing: install Debian's chromium package to run browser tests"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -148,6 +170,13 @@ def page(browser: Any, problems: PageProblems) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     tab.set_default_timeout(30_000)
+    watch(tab, problems)
+    yield tab
+    context.close()
+
+
+def watch(tab: Any, problems: PageProblems) -> None:
+    """Record the page's console errors, uncaught errors and dialogs in ``problems``."""
     tab.on("console", lambda m: problems.console.append(m.text) if m.type == "error" else None)
     tab.on("pageerror", lambda exc: problems.errors.append(str(exc)))
 
@@ -159,8 +188,6 @@ def page(browser: Any, problems: PageProblems) -> Iterator[Any]:
             d.dismiss()
 
     tab.on("dialog", dialog)
-    yield tab
-    context.close()
 
 
 @pytest.fixture(scope="session")

@@ -9,25 +9,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PageProblems, Server, marsa_server
+from tests.e2e.conftest import PageProblems, Server, marsa_server, watch
 
 RUN_TIMEOUT = 90_000  # ms: a whole offline research run, with room for a slow CI machine
-
-# Record, at the moment the first timeline item appears, whether the report is still empty.
-WATCH_ORDER = """
-window.__order = {};
-new MutationObserver(() => {
-  const report = document.getElementById("report");
-  if (!report) return;
-  const hasReport = !report.hidden && report.childElementCount > 0;
-  if (!("firstEventWithoutReport" in window.__order) && document.querySelector("#timeline li")) {
-    window.__order.firstEventWithoutReport = !hasReport;
-  }
-  if (hasReport && !("reportAfterEvents" in window.__order)) {
-    window.__order.reportAfterEvents = document.querySelectorAll("#timeline li").length;
-  }
-}).observe(document, { childList: true, subtree: true, attributes: true });
-"""
 
 XSS_DOC = b"""# Tidal bores <img src=x onerror="window.__pwned=1">
 
@@ -68,18 +52,54 @@ def wait_done(page: Any) -> None:
     expect(page.locator("#report a.cite").first).to_be_visible()
 
 
-def test_asking_a_question_shows_the_timeline_before_the_report_then_claims_and_scored_sources(
+def tab_to(page: Any, selector: str, *, backwards: bool = False, presses: int = 80) -> None:
+    """Press Tab (or Shift+Tab) until the focused element matches ``selector``."""
+    key = "Shift+Tab" if backwards else "Tab"
+    for _ in range(presses):
+        page.keyboard.press(key)
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    focused = page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    raise AssertionError(f"{presses} presses of {key} never reached {selector}; focus: {focused}")
+
+
+def focused_id(page: Any) -> str:
+    return str(page.evaluate("document.activeElement.id"))
+
+
+def test_the_timeline_shows_agent_events_while_the_run_is_still_running(
     server: Server, page: Any, problems: PageProblems, artifacts: Path
 ) -> None:
-    page.add_init_script(WATCH_ORDER)
+    page.goto(server.url)
+    server.gate.touch()  # the researcher's search on "gate" waits until the file goes
+    try:
+        ask(page, "When do spring tides come?", sources=["docs", "gate"])
+        researching = page.locator("#timeline li.event.kind-node_start.node-researcher")
+        expect(researching.first).to_be_visible(timeout=RUN_TIMEOUT)
+        expect(page.locator("#timeline li.event.node-planner").first).to_be_visible()
+        expect(page.locator("#status")).to_have_attribute("data-status", "running")
+        expect(page.locator("#report")).to_be_hidden()
+        expect(page.locator("#timeline li.event.kind-run_end")).to_have_count(0)
+        run_id = page.text_content("#run-id")
+        # Held by the gate: the server too says the run has not finished.
+        assert server.client.get(f"/api/research/{run_id}").json()["status"] == "running"
+        page.screenshot(path=str(artifacts / "live-timeline.png"), full_page=True)
+    finally:
+        server.gate.unlink(missing_ok=True)
+
+    wait_done(page)
+    expect(page.locator("#timeline li.event.kind-run_end")).to_have_count(1)
+    expect(page.locator("#sources li.source", has_text="Gate notes: tides")).to_be_visible()
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_finished_run_shows_claims_scored_sources_and_citations_that_jump_to_them(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
     page.goto(server.url)
     ask(page, "What causes ocean tides?")
 
-    expect(page.locator("#timeline li.event").first).to_be_visible(timeout=RUN_TIMEOUT)
     wait_done(page)
-    order = page.evaluate("window.__order")
-    assert order["firstEventWithoutReport"] is True, order
-    assert order["reportAfterEvents"] >= 1, order
     expect(page.locator("#timeline li.event.kind-tool_call.node-researcher").first).to_be_visible()
     expect(page.locator("#timeline li.event.kind-run_end")).to_have_count(1)
 
@@ -130,7 +150,10 @@ def test_a_hostile_document_is_cited_without_running_any_of_its_markup(
     source_id = bore.get_attribute("id")
     expect(page.locator(f'#report a.cite[href="#{source_id}"]').first).to_be_visible()
     # The markup shows as text, or not at all; it never becomes elements.
-    assert page.locator("#report script, #report img, #sources img, #doc-list img").count() == 0
+    for panel in ("#report", "#sources", "#doc-list", "#claims", "#timeline"):
+        assert page.locator(f"{panel} img, {panel} script").count() == 0, panel
+    assert page.locator("body img, body script").count() == 0
+    expect(page.locator("#claims")).to_contain_text("Qiantang")
     assert page.locator('a[href^="javascript:"]').count() == 0
     assert page.evaluate("typeof window.__pwned") == "undefined"
 
@@ -194,7 +217,7 @@ def test_reviewing_the_plan_runs_the_edited_sub_queries(
 
 
 def test_the_page_fits_a_phone_screen_without_horizontal_scrolling(
-    server: Server, browser: Any, artifacts: Path
+    server: Server, browser: Any, problems: PageProblems, artifacts: Path
 ) -> None:
     # A long unbreakable word (a URL) in the question must wrap, not widen the page.
     question = (
@@ -204,6 +227,7 @@ def test_the_page_fits_a_phone_screen_without_horizontal_scrolling(
     context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True)
     try:
         phone = context.new_page()
+        watch(phone, problems)
         phone.goto(f"{server.url}/#run={run_id}")
         wait_done(phone)
         expect(phone.locator("#claims tbody tr").first).to_be_visible()
@@ -216,6 +240,7 @@ def test_the_page_fits_a_phone_screen_without_horizontal_scrolling(
         phone.screenshot(path=str(artifacts / "phone.png"), full_page=True)
     finally:
         context.close()
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
 
 
 def test_deleting_a_run_from_history_removes_it_and_clears_the_screen(
@@ -258,4 +283,84 @@ def test_a_server_with_a_token_asks_for_it_once_and_then_streams_the_run(
         expect(page.locator("#auth-form")).to_be_hidden()
     # The first page load was refused (401) before the token was given; nothing else failed.
     assert all("401" in message for message in problems.console), problems
+    assert not problems.errors and not problems.dialogs, problems
+
+
+def test_the_keyboard_alone_asks_chooses_sources_follows_a_citation_and_exports(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    toggles = page.locator("#source-toggles input[name=sources]")
+    expect(toggles.first).to_be_visible()
+    question = "Why is the tidal range so large in the Bay of Fundy?"
+
+    tab_to(page, "#query")
+    page.keyboard.type(question)
+    expect(page.locator("#query")).to_have_value(question)
+    others = [v for v in toggles.evaluate_all("boxes => boxes.map(b => b.value)") if v != "docs"]
+    assert others, "only one source: nothing to switch off"
+    for name in others:
+        tab_to(page, f'#source-toggles input[value="{name}"]')
+        page.keyboard.press("Space")
+        expect(page.locator(f'#source-toggles input[value="{name}"]')).not_to_be_checked()
+    tab_to(page, "#ask-button")
+    page.keyboard.press("Enter")
+    wait_done(page)
+    run_id = page.text_content("#run-id")
+    run = server.client.get(f"/api/research/{run_id}").json()
+    assert (run["query"], run["options"]["sources"]) == (question, ["docs"])
+
+    tab_to(page, "#report a.cite")
+    target = str(page.evaluate("document.activeElement.getAttribute('href')"))
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#sources {target}")).to_have_class(re.compile("highlight"))
+    assert focused_id(page) == target.removeprefix("#")
+
+    tab_to(page, '#exports a[href$="/report.md"]', backwards=True)
+    with page.expect_download() as caught:
+        page.keyboard.press("Enter")
+    download = caught.value
+    assert download.suggested_filename == f"marsa-{run_id}-report.md"
+    assert question in Path(download.path()).read_text(encoding="utf-8")
+    page.screenshot(path=str(artifacts / "keyboard.png"), full_page=True)
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_servers_health_note_shows_as_text_when_reached_with_the_tab_key(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    chip = page.locator('#health-servers li[aria-label^="gate:"]')
+    tip = page.locator("#health-tip-gate")
+    expect(chip).to_be_visible()
+    expect(tip).to_be_hidden()
+
+    tab_to(page, '#health-servers li[aria-label^="gate:"]')
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("tools: lookup")
+    expect(chip).to_have_accessible_description(re.compile("tools: lookup"))
+    page.screenshot(path=str(artifacts / "health-note.png"))
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_an_export_the_server_refuses_shows_its_status_and_reason(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    run_id = server.research("What is a neap tide?", sources=["docs"])
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+    # Deleted behind the page's back: the export now answers 404 with a JSON detail.
+    assert server.client.delete(f"/api/research/{run_id}").status_code == 204
+
+    page.locator("#exports a", has_text="report.pdf").click()
+    message = page.locator("#export-error")
+    expect(message).to_be_visible()
+    expect(message).to_have_text(
+        f"Could not download report.pdf: HTTP 404: no research run '{run_id}'; "
+        "GET /api/research lists them"
+    )
+    # The browser logs the refused request itself; nothing else went wrong.
+    assert all("404" in line for line in problems.console), problems
     assert not problems.errors and not problems.dialogs, problems
