@@ -62,6 +62,9 @@ _STEMMER = Stemmer.Stemmer("english")
 # quote or bracket. Newlines that separate blocks (blank lines, list items) also end one.
 _BOUNDARY: Final = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(]?[A-Z0-9])""")
 _BLOCK_BREAK: Final = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)")
+MIN_CELL_WORDS: Final = 8
+_FENCE: Final = re.compile(r"^\s*(?:```|~~~)")
+_TABLE_ROW: Final = re.compile(r"^\s*\|")
 _LEAD_MARKER: Final = re.compile(r"^(?:[-*•+>]|\d{1,2}[.)])\s+")
 _LAST_WORD: Final = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
 _WORD: Final = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")
@@ -79,7 +82,9 @@ def split_sentences(text: str) -> list[str]:
 
     Does not split after abbreviations ("Dr.", "e.g.", "U.S."), single-letter initials
     ("J. R. R. Tolkien") or inside decimals ("3.5"). Blank lines and list items start new
-    sentences; a list bullet or number is left out.
+    sentences; a list bullet or number is left out. Each cell of a Markdown table row is read
+    on its own (a cell under :data:`MIN_CELL_WORDS` words is left out), and code fences are
+    skipped.
     """
     sentences: list[str] = []
     for block in _blocks(text):
@@ -95,6 +100,33 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _blocks(text: str) -> list[str]:
+    """Prose paragraphs and list items; each cell of a Markdown table row on its own; code
+    fences and what they hold left out (they are not statements to quote)."""
+    blocks: list[str] = []
+    prose_start: int | None = None
+    in_fence = False
+    position = 0
+    for line in text.splitlines(keepends=True):
+        start, position = position, position + len(line)
+        fence = _FENCE.match(line) is not None
+        row = not in_fence and not fence and _TABLE_ROW.match(line) is not None
+        if not (fence or in_fence or row):
+            prose_start = start if prose_start is None else prose_start
+            continue
+        if prose_start is not None:
+            blocks += _prose_blocks(text[prose_start:start])
+            prose_start = None
+        if fence:
+            in_fence = not in_fence
+        elif row:
+            # A short cell is a label or a value ("module", "0.88"), not a statement.
+            blocks += [cell for cell in line.split("|") if len(cell.split()) >= MIN_CELL_WORDS]
+    if prose_start is not None:
+        blocks += _prose_blocks(text[prose_start:])
+    return blocks
+
+
+def _prose_blocks(text: str) -> list[str]:
     blocks, start = [], 0
     for match in _BLOCK_BREAK.finditer(text):
         blocks.append(text[start : match.start()])

@@ -110,4 +110,6 @@ async def test_code_blocks_tables_and_diagrams_never_become_claims(engine: Offli
     )
     plan = await engine.plan("What is the capital city of Australia?", ["web"])
     claims = await engine.extract_claims(plan, [source("S1", "Capitals", text)])
-    assert [c.text for c in claims] == ["Canberra is the capital city of Australia."]
+    texts = [c.text for c in claims]
+    assert "Canberra is the capital city of Australia." in texts
+    assert not [t for t in texts if "```" in t or "|" in t or "──" in t or "seat of" in t]

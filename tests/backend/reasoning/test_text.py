@@ -57,3 +57,20 @@ def test_list_items_are_sentences_without_their_bullets() -> None:
         "recency of the page",
         "depth",
     ]
+
+
+def test_each_long_table_cell_is_read_on_its_own_and_code_fences_are_skipped() -> None:
+    text = (
+        "Intro here. Then more.\n| module | what it holds |\n| --- | --- |\n"
+        "| `citations.py` | the citation check of the report. Failures are always removed. |\n"
+        "```\nrun this. And this.\n```\nAfter the code."
+    )
+    sentences = split_sentences(text)
+    assert sentences == [
+        "Intro here.",
+        "Then more.",
+        "the citation check of the report.",
+        "Failures are always removed.",
+        "After the code.",
+    ]
+    assert all(s in text for s in sentences)
