@@ -208,7 +208,11 @@ def serve(
         threading.Timer(3.0, webbrowser.open, args=(url,)).start()
     # A bounded graceful stop: open event streams would otherwise hold it forever.
     uvicorn.run(
-        create_app(), host=host, port=port, log_level="warning", timeout_graceful_shutdown=5
+        create_app(serve_host=host),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
     )
 
 

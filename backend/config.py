@@ -7,11 +7,13 @@ Values come from the environment (prefix ``MARSA_``; the usual names
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 def _default_data_dir() -> Path:
@@ -159,9 +161,17 @@ class Settings(BaseSettings):
         "(or ?access_token= on the event stream).",
     )
     cors_origins: list[str] = Field(
-        default_factory=list,
+        default=[],
         description="Origins allowed to call the API from a browser (JSON list); "
         "the UI served by the API needs none.",
+    )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default=["localhost", "127.0.0.1", "[::1]"],
+        description="Host names the API answers to (comma-separated or a JSON list; "
+        "'*.example.org' for subdomains, '*' for any); other Host headers get 400, so a site "
+        "that rebinds its DNS name to this machine cannot reach it. The host "
+        "`marsa serve --host` names, and an IP address the server is reached on, are "
+        "allowed too.",
     )
     sse_heartbeat_seconds: float = Field(
         default=15.0, gt=0, le=300, description="Seconds between event-stream heartbeats."
@@ -177,6 +187,16 @@ class Settings(BaseSettings):
     max_active_runs: int = Field(
         default=4, ge=1, le=64, description="Runs that may research at the same time."
     )
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _host_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)  # a JSONDecodeError is a ValueError: reported as such
+            return [host.strip() for host in text.split(",") if host.strip()]
+        return value
 
     def secrets(self) -> list[str]:
         """Secret values that must never appear in a log line or an error message."""

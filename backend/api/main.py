@@ -16,6 +16,7 @@ from fastapi_offline import FastAPIOffline
 from rich.console import Console
 
 from backend.api.deps import require_token
+from backend.api.guards import BodyLimit, allowed_host_names, host_allowed
 from backend.api.routes import documents, health, research
 from backend.api.runner import RunManager
 from backend.config import Settings, get_settings
@@ -69,6 +70,8 @@ def _validation_error(_: Request, exc: Exception) -> JSONResponse:
         message = str(error.get("msg"))
         if error.get("type") == "string_pattern_mismatch" and "x00" in str(error.get("ctx")):
             message = "must not contain NUL characters"
+        elif loc == ["path", "run_id"]:
+            message = "not a run id: run ids are 12 lowercase hex characters (GET /api/research)"
         parts.append(f"{where}: {message}" if where else message)
         # Not the input itself: it may be huge, or bytes that JSON cannot carry.
         errors.append({"loc": loc, "msg": message, "type": str(error.get("type"))})
@@ -78,18 +81,35 @@ def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    """Any exception no route turned into an HTTP error: logged with its traceback, answered
+    as JSON like every other error (the server re-raises it after this answer is sent)."""
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return JSONResponse(
+        status_code=500,
+        content={
+            "detail": f"internal error ({type(exc).__name__}); the server's log has the details"
+        },
+    )
+
+
 JSON_BODY_LIMIT = 256 * 1024
 """Largest JSON body outside document uploads (a question is at most 2,000 characters)."""
+UPLOAD_OVERHEAD = 64 * 1024
+"""Room for the multipart framing around an upload of MARSA_MAX_UPLOAD_BYTES."""
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 
 
 def _same_origin(origin: str, request: Request) -> bool:
+    # Only called once the Host header has been checked against MARSA_ALLOWED_HOSTS.
     host = request.headers.get("host", "")
     return origin in (f"http://{host}", f"https://{host}")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application (one per process; tests build their own)."""
+def create_app(settings: Settings | None = None, *, serve_host: str | None = None) -> FastAPI:
+    """Build the application (one per process; tests build their own). ``serve_host`` is the
+    host `marsa serve --host` binds: requests naming it are allowed besides
+    MARSA_ALLOWED_HOSTS."""
     app = FastAPIOffline(
         title="MARSA",
         version="0.2.0",
@@ -103,6 +123,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(research.router, dependencies=guard)
     app.include_router(documents.router, dependencies=guard)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected_error)
+    upload_limit = app.state.settings.max_upload_bytes + UPLOAD_OVERHEAD
+
+    def body_limit(path: str) -> tuple[int, str]:
+        if path == "/api/documents":
+            return upload_limit, "MARSA_MAX_UPLOAD_BYTES"
+        return JSON_BODY_LIMIT, ""
+
+    # Innermost of the middleware: the host and origin checks answer before any body is read.
+    app.add_middleware(BodyLimit, limit_for=body_limit)
     if app.state.settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -112,12 +142,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     allowed_origins = set(app.state.settings.cors_origins)
-    upload_limit = app.state.settings.max_upload_bytes + 64 * 1024
+    allowed_hosts = allowed_host_names(app.state.settings.allowed_hosts, serve_host)
 
     @app.middleware("http")
     async def _guard(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
+        host = request.headers.get("host", "")
+        local = request.scope.get("server") or (None, None)
+        if not host_allowed(host, allowed_hosts, local[0]):
+            # A page whose DNS name was pointed at this machine (DNS rebinding) would
+            # otherwise read and write here as if it were the UI itself.
+            return JSONResponse(
+                status_code=400,
+                content={
+                    "detail": f"this API does not answer to the host {host[:100]!r}; "
+                    "add it to MARSA_ALLOWED_HOSTS to allow it"
+                },
+            )
         if request.method in UNSAFE and request.url.path.startswith("/api/"):
             # A page elsewhere could otherwise post a form here (no preflight for
             # multipart) and plant a document or cancel a run in a local MARSA.
@@ -132,14 +174,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         "detail": f"requests from {origin or 'another site'} are not allowed; "
                         "add the origin to MARSA_CORS_ORIGINS to allow it"
                     },
-                )
-            size = request.headers.get("content-length", "")
-            limit = upload_limit if request.url.path == "/api/documents" else JSON_BODY_LIMIT
-            if size.isdigit() and int(size) > limit:
-                setting = " (MARSA_MAX_UPLOAD_BYTES)" if limit == upload_limit else ""
-                return JSONResponse(
-                    status_code=413,
-                    content={"detail": f"request body larger than {limit:,} bytes{setting}"},
                 )
         response = await call_next(request)
         policy = DOCS_CSP if request.url.path in DOCS_PAGES else CSP

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from backend.graph.context import ResearchContext
 from backend.graph.run import initial_state, result_json
 from backend.graph.state import REPLACE, AgentState
 from backend.mcp_client import MCPHub, ServerStatus
-from backend.persistence import RunRecord, RunStore
+from backend.persistence import RunRecord, RunStore, new_run_id
 from backend.reasoning.factory import make_engine
 from backend.reasoning.models import SubQuery
 from backend.trace import TraceEvent, Tracer
@@ -39,6 +38,11 @@ Mode = Literal["start", "resume"]
 
 class RunStateError(Exception):
     """The run is not in a state that allows what was asked (HTTP 409)."""
+
+
+class PlanError(ValueError):
+    """A reviewed plan that cannot be run as posted, e.g. a source that is not available
+    (HTTP 422)."""
 
 
 class UnknownRun(Exception):
@@ -148,7 +152,7 @@ class RunManager:
         self, query: str, *, sources: list[str] | None, max_iterations: int, review_plan: bool
     ) -> RunRecord:
         """Record a new run and research it in the background."""
-        run_id = uuid.uuid4().hex[:12]
+        run_id = new_run_id()
         options = {
             "sources": sources,
             "max_iterations": max_iterations,
@@ -192,14 +196,24 @@ class RunManager:
             note = "plan approved as proposed"
         else:
             usable = set(self.usable_sources())
+            available = ", ".join(sorted(usable)) or "none"
+            # A sub-query without sources keeps to what the run was started with.
+            requested = record.options.get("sources")
+            chosen = [s for s in requested or sorted(usable) if s in usable]
             replaced = []
             for i, item in enumerate(sub_queries, start=1):
-                wanted = item.get("sources") or sorted(usable)
+                wanted = item.get("sources") or chosen
+                if not wanted:
+                    asked = ", ".join(requested) if requested else "any"
+                    raise PlanError(
+                        f"sub-query {i}: none of the run's sources ({asked}) is available now; "
+                        f"available: {available}"
+                    )
                 unknown = sorted(set(wanted) - usable)
                 if unknown:
-                    raise RunStateError(
+                    raise PlanError(
                         f"sub-query {i}: source(s) {', '.join(unknown)} not available; "
-                        f"available: {', '.join(sorted(usable)) or 'none'}"
+                        f"available: {available}"
                     )
                 replaced.append(
                     SubQuery(
@@ -477,7 +491,12 @@ class RunManager:
                 ctx.tracer.emit("run", "run_start", note or "resumed", resumed=True)
                 if not snapshot.next:  # finished before the process stopped
                     return snapshot.values
-                result = await self.graph.ainvoke(None, config, context=ctx, durability="sync")
+                # Stopped before the planner had finished: the plan still awaits its review.
+                unplanned = "planner" in snapshot.next
+                review = ["planner"] if record.options.get("review_plan") and unplanned else None
+                result = await self.graph.ainvoke(
+                    None, config, context=ctx, interrupt_after=review, durability="sync"
+                )
                 return result
         ctx.tracer.emit(
             "run",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -137,8 +138,21 @@ class DocumentText(BaseModel):
         StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_NUL),
     ]
     content: Annotated[str, StringConstraints(min_length=1, max_length=2_000_000, pattern=NO_NUL)]
-    source_url: Annotated[str, StringConstraints(max_length=2000)] | None = None
+    source_url: Annotated[str, StringConstraints(max_length=2000, pattern=NO_NUL)] | None = None
     published_date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+
+    @field_validator("source_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        # Reports and exports link to it: a javascript: or data: URL would run there.
+        if value is None:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            raise ValueError(
+                "must be an http:// or https:// address, e.g. https://example.org/page"
+            )
+        return value.strip()
 
 
 class ServerState(BaseModel):

@@ -2,6 +2,14 @@
 
 from backend.persistence.checkpoints import open_checkpointer
 from backend.persistence.database import Database, database_target
-from backend.persistence.runs import RunRecord, RunStore
+from backend.persistence.runs import RUN_ID_PATTERN, RunRecord, RunStore, new_run_id
 
-__all__ = ["Database", "RunRecord", "RunStore", "database_target", "open_checkpointer"]
+__all__ = [
+    "RUN_ID_PATTERN",
+    "Database",
+    "RunRecord",
+    "RunStore",
+    "database_target",
+    "new_run_id",
+    "open_checkpointer",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -39,8 +40,16 @@ events_table = sa.Table(
     sa.Column("event", sa.JSON, nullable=False),
 )
 
+RUN_ID_PATTERN = r"^[0-9a-f]{12}$"
+"""What every run id looks like (``new_run_id``); anything else names no run."""
+
 ACTIVE = ("queued", "running")
 """Statuses of a run that is going on in this process (interrupted if the process dies)."""
+
+
+def new_run_id() -> str:
+    """A fresh run id: 12 lowercase hex characters (48 random bits)."""
+    return uuid.uuid4().hex[:12]
 
 
 def now_iso() -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from backend.config import Settings
-from backend.persistence import RunStore, database_target
+from backend.persistence import RUN_ID_PATTERN, RunStore, database_target, new_run_id
 from backend.persistence.database import DatabaseURLError
 from backend.trace import Tracer
 
@@ -51,3 +52,9 @@ async def test_events_come_back_in_order_after_a_given_seq(tmp_path: Path) -> No
 def test_a_resumed_tracer_numbers_after_the_stored_events() -> None:
     tracer = Tracer("r1", last_seq=41)
     assert tracer.emit("run", "info", "again").seq == 42
+
+
+def test_new_run_ids_look_like_what_the_api_accepts() -> None:
+    ids = {new_run_id() for _ in range(50)}
+    assert len(ids) == 50
+    assert all(re.fullmatch(RUN_ID_PATTERN, run_id) for run_id in ids)

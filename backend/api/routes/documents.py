@@ -75,13 +75,8 @@ async def _read_upload(upload: UploadFile, limit: int) -> bytes:
 async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> dict[str, Any]:
     """Ingest a file (multipart field ``file``: .md .txt .html .pdf .jsonl) or a JSON body
     {title, content, source_url?, published_date?}. Returns the ingested documents; the first
-    one's doc_id, title, chunks and status (added, replaced, unchanged) are also at the top."""
-    declared = int(request.headers.get("content-length") or 0)
-    if declared > settings.max_upload_bytes + 64 * 1024:
-        raise HTTPException(
-            status.HTTP_413_CONTENT_TOO_LARGE,
-            f"upload larger than {settings.max_upload_bytes:,} bytes (MARSA_MAX_UPLOAD_BYTES)",
-        )
+    one's doc_id, title, chunks and status (added, replaced, unchanged) are also at the top.
+    The body's size is checked as it arrives (backend/api/guards.py, BodyLimit)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         async with request.form(max_files=1, max_fields=5) as form:

@@ -7,13 +7,13 @@ import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Body, HTTPException, Path, Query, Request, Response, status
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from backend.api.deps import ManagerDep, SettingsDep
 from backend.api.export import report_markdown, report_pdf
 from backend.api.render import report_html
-from backend.api.runner import RunManager, RunStateError, UnknownRun
+from backend.api.runner import PlanError, RunManager, RunStateError, UnknownRun
 from backend.api.schemas import (
     PlanReview,
     ResearchRequest,
@@ -21,10 +21,14 @@ from backend.api.schemas import (
     RunPage,
     RunSummary,
 )
-from backend.persistence import RunRecord
+from backend.persistence import RUN_ID_PATTERN, RunRecord
 
 router = APIRouter(prefix="/api/research", tags=["research"])
 MAX_SEQ = 2**31 - 1
+RunId = Annotated[
+    str, Path(pattern=RUN_ID_PATTERN, description="The run's id: 12 lowercase hex characters.")
+]
+"""Checked before anything reaches the database (PostgreSQL refuses NUL in text)."""
 
 _RESULT_KEYS = (
     "report",
@@ -115,14 +119,14 @@ async def list_research(
 
 
 @router.get("/{run_id}")
-async def get_research(run_id: str, manager: ManagerDep) -> RunDetail:
+async def get_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Status, plan, report (Markdown and sanitized HTML), claims, sources, citations, timings."""
     return detail_of(await _run(manager, run_id))
 
 
 @router.get("/{run_id}/events")
 async def research_events(
-    run_id: str,
+    run_id: RunId,
     request: Request,
     manager: ManagerDep,
     settings: SettingsDep,
@@ -164,7 +168,7 @@ async def research_events(
 
 @router.post("/{run_id}/plan", status_code=status.HTTP_202_ACCEPTED)
 async def review_plan(
-    run_id: str, manager: ManagerDep, body: Annotated[PlanReview | None, Body()] = None
+    run_id: RunId, manager: ManagerDep, body: Annotated[PlanReview | None, Body()] = None
 ) -> RunDetail:
     """Approve the plan of a run awaiting review (no body or no sub_queries), or replace its
     sub-queries and their sources; the run goes on from there."""
@@ -176,10 +180,12 @@ async def review_plan(
         return detail_of(await manager.review(run_id, edited))
     except RunStateError as exc:
         raise _conflict(exc) from None
+    except PlanError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
 
 
 @router.post("/{run_id}/resume", status_code=status.HTTP_202_ACCEPTED)
-async def resume_research(run_id: str, manager: ManagerDep) -> RunDetail:
+async def resume_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Go on with an interrupted or failed run from its last checkpoint."""
     await _run(manager, run_id)
     try:
@@ -189,7 +195,7 @@ async def resume_research(run_id: str, manager: ManagerDep) -> RunDetail:
 
 
 @router.post("/{run_id}/cancel")
-async def cancel_research(run_id: str, manager: ManagerDep) -> RunDetail:
+async def cancel_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Stop a queued, running or waiting run."""
     await _run(manager, run_id)
     try:
@@ -199,7 +205,7 @@ async def cancel_research(run_id: str, manager: ManagerDep) -> RunDetail:
 
 
 @router.delete("/{run_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_research(run_id: str, manager: ManagerDep) -> Response:
+async def delete_research(run_id: RunId, manager: ManagerDep) -> Response:
     """Forget a run: record, events, checkpoints."""
     await _run(manager, run_id)
     await manager.delete(run_id)
@@ -221,7 +227,7 @@ def _download(name: str) -> dict[str, str]:
 
 
 @router.get("/{run_id}/report.md", response_class=PlainTextResponse)
-async def export_markdown(run_id: str, manager: ManagerDep) -> PlainTextResponse:
+async def export_markdown(run_id: RunId, manager: ManagerDep) -> PlainTextResponse:
     """The report as Markdown."""
     record = await _finished(manager, run_id)
     body = report_markdown(detail_of(record).model_dump())
@@ -231,7 +237,7 @@ async def export_markdown(run_id: str, manager: ManagerDep) -> PlainTextResponse
 
 
 @router.get("/{run_id}/report.json")
-async def export_json(run_id: str, manager: ManagerDep) -> Response:
+async def export_json(run_id: RunId, manager: ManagerDep) -> Response:
     """The whole run as JSON, with its trace."""
     record = await _finished(manager, run_id)
     body = detail_of(record).model_dump()
@@ -245,7 +251,7 @@ async def export_json(run_id: str, manager: ManagerDep) -> Response:
 
 
 @router.get("/{run_id}/report.pdf")
-async def export_pdf(run_id: str, manager: ManagerDep) -> Response:
+async def export_pdf(run_id: RunId, manager: ManagerDep) -> Response:
     """The report as a PDF."""
     record = await _finished(manager, run_id)
     return Response(

@@ -63,9 +63,10 @@ def read_sse(
     until: Callable[[dict[str, Any]], bool] = lambda e: e["event"] == "end",
     deadline_s: float = 90.0,
     heartbeats: int | None = None,
+    on_event: Callable[[dict[str, Any]], None] = lambda e: None,
 ) -> SSE:
     """Read an event stream until an event satisfies ``until``, ``heartbeats`` heartbeats
-    have come, or the server closes it."""
+    have come, or the server closes it; ``on_event`` sees each event as it comes."""
     seen = SSE()
     current: dict[str, Any] = {"event": "message", "id": None, "data": ""}
     end = time.monotonic() + deadline_s
@@ -86,6 +87,7 @@ def read_sse(
                 current["data"] = json.loads(line[6:])
             elif line == "" and current["data"] != "":
                 seen.events.append(current)
+                on_event(current)
                 if until(current):
                     return seen
                 current = {"event": "message", "id": None, "data": ""}

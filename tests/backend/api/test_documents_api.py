@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+
 from tests.backend.api.conftest import ApiServer
 
 
@@ -99,3 +102,56 @@ def test_the_page_and_its_assets_are_served_with_a_strict_policy(
     assert "/static-offline-docs/swagger-ui-bundle.js" in docs.text
     bundle = shared_server.client.get("/static-offline-docs/swagger-ui-bundle.js")
     assert bundle.status_code == 200 and len(bundle.content) > 100_000
+
+
+def _chunked(body: bytes, size: int = 256 * 1024) -> Iterator[bytes]:
+    """The body in pieces, so httpx sends it with Transfer-Encoding: chunked."""
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
+
+
+def test_a_chunked_upload_over_the_limit_is_refused_before_it_is_parsed(
+    shared_server: ApiServer,
+) -> None:
+    # An .exe would be refused (415) once parsed: a 413 means it never got that far.
+    boundary = "marsa-boundary"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.exe"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + b"a" * 12_000_000
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    response = shared_server.client.post(
+        "/api/documents",
+        content=_chunked(body),
+        headers={"content-type": f"multipart/form-data; boundary={boundary}"},
+    )
+    assert response.request.headers.get("transfer-encoding") == "chunked"
+    assert response.status_code == 413, response.text[:200]
+    assert "MARSA_MAX_UPLOAD_BYTES" in response.json()["detail"]
+
+
+def test_a_chunked_json_document_over_the_limit_is_refused_as_too_large(
+    shared_server: ApiServer,
+) -> None:
+    body = json.dumps({"title": "Huge", "content": "a " * 5_500_000}).encode()
+    response = shared_server.client.post(
+        "/api/documents", content=_chunked(body), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413, response.text[:200]
+    assert "MARSA_MAX_UPLOAD_BYTES" in response.json()["detail"]
+
+
+def test_a_source_url_that_is_not_a_web_address_is_refused(shared_server: ApiServer) -> None:
+    client = shared_server.client
+    before = client.get("/api/documents").json()["total"]
+    for url in ("javascript:alert(1)", "data:text/html,<b>x</b>", "ftp://files.example/a", "//x"):
+        response = client.post(
+            "/api/documents", json={"title": "Links", "content": "Text.", "source_url": url}
+        )
+        assert response.status_code == 422, url
+        assert "source_url: " in response.json()["detail"]
+        assert "http:// or https://" in response.json()["detail"]
+    assert client.get("/api/documents").json()["total"] == before

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
+from backend.config import Settings
+from backend.graph.builder import build_graph
+from backend.graph.run import initial_state
+from backend.persistence import RunStore, database_target, open_checkpointer
 from tests.backend.api.conftest import (
     QUESTION,
     ApiServer,
@@ -261,10 +268,10 @@ def test_bad_requests_get_a_message_a_person_can_act_on(shared_server: ApiServer
     assert down.status_code == 422 and "available" in down.json()["detail"]
     rounds = client.post("/api/research", json={"query": QUESTION, "max_iterations": 21})
     assert rounds.status_code == 422 and "max_iterations" in rounds.json()["detail"]
-    missing = client.get("/api/research/nosuchrun")
+    missing = client.get("/api/research/0123456789ab")
     assert missing.status_code == 404 and "GET /api/research" in missing.json()["detail"]
-    bad_id = client.get("/api/research/nosuchrun/events")
-    assert bad_id.status_code == 404
+    no_events = client.get("/api/research/0123456789ab/events")
+    assert no_events.status_code == 404
 
 
 def test_exports_wait_for_the_report(shared_server: ApiServer) -> None:
@@ -336,13 +343,23 @@ def test_two_plan_posts_at_once_start_one_run(shared_server: ApiServer) -> None:
 def test_a_run_cancelled_right_after_it_was_posted_ends_cancelled(
     shared_server: ApiServer,
 ) -> None:
-    for _ in range(5):
-        run = shared_server.research()
-        answer = shared_server.client.post(f"/api/research/{run['id']}/cancel")
-        assert answer.status_code in (200, 409)  # 409: it finished first
-        final = shared_server.wait_status(run["id"], {"cancelled", "done"}, deadline_s=30)
-        stream = read_sse(shared_server.client, f"/api/research/{run['id']}/events", deadline_s=30)
-        assert stream.events[-1]["data"] == {"status": final["status"]}
+    # The gate holds every run in its search: none can finish before its cancel lands.
+    shared_server.gate.touch()
+    try:
+        for _ in range(3):
+            run = shared_server.research(sources=["gate"])
+            answer = shared_server.client.post(f"/api/research/{run['id']}/cancel")
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["status"] == "cancelled"
+            stream = read_sse(
+                shared_server.client, f"/api/research/{run['id']}/events", deadline_s=30
+            )
+            assert stream.events[-1]["event"] == "end"
+            assert stream.events[-1]["data"] == {"status": "cancelled"}
+            final = shared_server.client.get(f"/api/research/{run['id']}").json()
+            assert final["status"] == "cancelled"
+    finally:
+        shared_server.gate.unlink()
 
 
 def test_a_plan_post_with_no_body_approves_the_plan(shared_server: ApiServer) -> None:
@@ -394,3 +411,195 @@ def test_posts_from_another_site_are_refused(shared_server: ApiServer) -> None:
     assert client.post("/api/research", json={"query": QUESTION}, headers=own).status_code == 202
     titles = [d["title"] for d in client.get("/api/documents").json()["documents"]]
     assert "Evil" not in titles
+
+
+def test_malformed_run_ids_are_refused_before_the_database(shared_server: ApiServer) -> None:
+    client = shared_server.client
+    for method, path in (
+        ("GET", "/api/research/%00abc"),
+        ("POST", "/api/research/%00/cancel"),
+        ("GET", "/api/research/nosuchrun/events"),
+        ("DELETE", "/api/research/%00abc"),
+    ):
+        response = client.request(method, path)
+        assert response.status_code == 422, (path, response.text)
+        assert response.headers["content-type"] == "application/json"
+        assert "not a run id" in response.json()["detail"]
+
+
+def test_a_request_naming_another_host_is_refused_even_from_that_origin(
+    shared_server: ApiServer,
+) -> None:
+    port = shared_server.url.rsplit(":", 1)[1]
+    rebound = {"Host": f"attacker.example:{port}", "Origin": f"http://attacker.example:{port}"}
+    posted = shared_server.client.post("/api/research", json={"query": QUESTION}, headers=rebound)
+    assert posted.status_code == 400
+    assert "MARSA_ALLOWED_HOSTS" in posted.json()["detail"]
+    read = shared_server.client.get("/api/research", headers=rebound)
+    assert read.status_code == 400
+    local = shared_server.client.get("/api/health", headers={"Host": f"localhost:{port}"})
+    assert local.status_code == 200
+
+
+def _chunked(body: bytes, size: int = 64 * 1024) -> Iterator[bytes]:
+    """The body in pieces, so httpx sends it with Transfer-Encoding: chunked."""
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
+
+
+def test_a_chunked_json_body_over_the_limit_is_refused_as_too_large(
+    shared_server: ApiServer,
+) -> None:
+    body = json.dumps({"query": "x" * 600_000}).encode()
+    response = shared_server.client.post(
+        "/api/research", content=_chunked(body), headers={"content-type": "application/json"}
+    )
+    assert response.request.headers.get("transfer-encoding") == "chunked"
+    assert response.status_code == 413, response.text[:200]
+    assert "262,144 bytes" in response.json()["detail"]
+
+
+def test_a_chunked_json_body_within_the_limit_is_read(shared_server: ApiServer) -> None:
+    body = json.dumps({"query": QUESTION, "sources": ["docs"]}).encode()
+    response = shared_server.client.post(
+        "/api/research", content=_chunked(body, 8), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 202, response.text
+    shared_server.wait_status(response.json()["id"], {"done"})
+
+
+def test_an_edited_sub_query_without_sources_keeps_to_the_runs_sources(
+    shared_server: ApiServer,
+) -> None:
+    run = shared_server.research(review_plan=True, sources=["docs"])
+    shared_server.wait_status(run["id"], {"awaiting_review"})
+    edited = {"sub_queries": [{"text": "neap tides quarter moons"}]}
+    response = shared_server.client.post(f"/api/research/{run['id']}/plan", json=edited)
+    assert response.status_code == 202, response.text
+    done = shared_server.wait_status(run["id"], {"done", "failed"})
+    assert done["status"] == "done"
+    assert done["sub_queries"][0]["sources"] == ["docs"]
+
+
+def test_an_edited_plan_naming_an_unavailable_source_is_refused_with_the_available_ones(
+    shared_server: ApiServer,
+) -> None:
+    run = shared_server.research(review_plan=True)
+    shared_server.wait_status(run["id"], {"awaiting_review"})
+    edited = {"sub_queries": [{"text": "neap tides", "sources": ["docs", "web"]}]}
+    response = shared_server.client.post(f"/api/research/{run['id']}/plan", json=edited)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert "web not available" in detail and "available: docs, gate" in detail
+    still = shared_server.client.get(f"/api/research/{run['id']}").json()
+    assert still["status"] == "awaiting_review"
+    shared_server.client.post(f"/api/research/{run['id']}/cancel")
+
+
+def test_reconnecting_while_a_run_is_going_gets_the_missed_events_then_the_live_ones(
+    shared_server: ApiServer,
+) -> None:
+    shared_server.gate.touch()
+    try:
+        run = shared_server.research(sources=["docs", "gate"])
+        first = shared_server.wait_event(run["id"], "node_start", "researcher")
+        seen = first.of("trace")[-1]["id"]
+
+        def open_gate(event: dict[str, Any]) -> None:
+            # Once the reconnected stream has caught up, let the held run go on.
+            if event["id"] == seen:
+                shared_server.gate.unlink()
+
+        rest = read_sse(
+            shared_server.client,
+            f"/api/research/{run['id']}/events",
+            headers={"Last-Event-ID": str(seen - 2)},
+            on_event=open_gate,
+        )
+    finally:
+        shared_server.gate.unlink(missing_ok=True)
+    ids = [e["id"] for e in rest.of("trace")]
+    assert ids == list(range(seen - 1, seen - 1 + len(ids))) and ids[-1] > seen
+    assert rest.of("status")[0]["data"] == {"status": "running"}
+    trace = [e["data"] for e in rest.of("trace")]
+    assert any(e["kind"] == "tool_call" and e["data"].get("server") == "gate" for e in trace)
+    assert rest.events[-1] == {"event": "end", "id": None, "data": {"status": "done"}}
+
+
+def test_a_run_that_fails_ends_its_stream_failed_and_says_why(
+    tmp_path: Path, database_url: str
+) -> None:
+    # A model setting that cannot be built: the engine raises as the run starts.
+    with api_server(tmp_path / "home", database_url, llm="nosuchprovider:model") as server:
+        run = server.research()
+        stream = read_sse(server.client, f"/api/research/{run['id']}/events")
+        detail = server.client.get(f"/api/research/{run['id']}").json()
+    assert stream.events[-1] == {"event": "end", "id": None, "data": {"status": "failed"}}
+    trace = [e["data"] for e in stream.of("trace")]
+    assert trace[-1]["kind"] == "run_end" and trace[-1]["data"]["status"] == "failed"
+    assert any(e["kind"] == "error" and "LLMConfigError" in e["message"] for e in trace)
+    assert detail["status"] == "failed"
+    assert detail["error"].startswith("LLMConfigError:") and "MARSA_LLM" in detail["error"]
+
+
+def test_a_run_awaiting_review_survives_a_restart_and_finishes_once_approved(
+    tmp_path: Path, database_url: str
+) -> None:
+    home = tmp_path / "home"
+    with api_server(home, database_url) as server:
+        ingest_corpus(server)
+        run = server.research(review_plan=True)
+        waiting = server.wait_status(run["id"], {"awaiting_review"})
+    with api_server(home, database_url) as server:
+        again = server.client.get(f"/api/research/{run['id']}").json()
+        assert again["status"] == "awaiting_review"
+        assert again["sub_queries"] == waiting["sub_queries"]
+        response = server.client.post(f"/api/research/{run['id']}/plan", json={})
+        assert response.status_code == 202, response.text
+        done = server.wait_status(run["id"], {"done", "failed"})
+        trace = read_sse(server.client, f"/api/research/{run['id']}/events").of("trace")
+    assert done["status"] == "done" and "full moon" in done["report"]
+    assert [e["id"] for e in trace] == list(range(1, len(trace) + 1))
+    assert sum(e["data"]["message"] == "planning the research" for e in trace) == 1
+
+
+async def _a_review_run_stopped_before_its_planner(database_url: str, run_id: str) -> None:
+    """What a process killed during the planner leaves: a running run whose last checkpoint
+    is the one before the planner."""
+    store = RunStore(database_target(Settings(database_url=database_url)))
+    await store.open()
+    try:
+        options = {"sources": ["docs"], "max_iterations": 2, "review_plan": True}
+        await store.create(run_id, QUESTION, options)
+        await store.update(run_id, status="running")
+        async with open_checkpointer(store.db) as saver:
+            graph = build_graph(checkpointer=saver)
+            await graph.ainvoke(
+                initial_state(QUESTION, 2),
+                {"configurable": {"thread_id": run_id}},
+                interrupt_before=["planner"],
+                durability="sync",
+            )
+    finally:
+        await store.close()
+
+
+def test_a_review_run_stopped_before_its_plan_was_made_waits_for_review_when_resumed(
+    tmp_path: Path, database_url: str
+) -> None:
+    run_id = "0a1b2c3d4e5f"
+    asyncio.run(_a_review_run_stopped_before_its_planner(database_url, run_id))
+    with api_server(tmp_path / "home", database_url) as server:
+        ingest_corpus(server)
+        assert server.client.get(f"/api/research/{run_id}").json()["status"] == "interrupted"
+        response = server.client.post(f"/api/research/{run_id}/resume")
+        assert response.status_code == 202, response.text
+        resumed = server.wait_status(run_id, {"awaiting_review", "done", "failed"})
+        trace = read_sse(
+            server.client,
+            f"/api/research/{run_id}/events",
+            until=lambda e: e["event"] == "status" and e["data"]["status"] == "awaiting_review",
+        ).of("trace")
+    assert resumed["status"] == "awaiting_review" and resumed["sub_queries"]
+    assert any(e["data"]["message"] == "planning the research" for e in trace)
+    assert not any(e["data"]["node"] == "researcher" for e in trace)
