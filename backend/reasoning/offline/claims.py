@@ -19,7 +19,9 @@ then chosen per sub-query by maximal marginal relevance (λ = 0.75), at most
 duplicate, unless the two disagree (numbers, negation, antonyms …): it is dropped and its source
 is added to the claim's ``source_ids``, so the claim cites every source that states it.
 
-A claim's text is a sentence copied verbatim from its first source.
+A claim's text is a sentence copied verbatim from its first source. Its relevance is the
+higher of its sub-query's score and the whole question's, so a sentence that a follow-up
+sub-query took over still leads when it answers the question itself.
 """
 
 from __future__ import annotations
@@ -152,13 +154,16 @@ def extract(plan: Plan, sources: list[Source], vectors: SentenceVectors) -> list
         if twin is not None and cand.source.id not in merged[twin.index]:
             merged[twin.index].append(cand.source.id)
 
+    # A sentence a focused sub-query (a bridge, say) took over keeps its standing against
+    # the question itself: its relevance is the higher of the two.
+    whole = [q for q, sq in enumerate(plan.sub_queries) if sq.purpose == "whole question"]
     return [
         Claim(
             id=f"C{n}",
             text=cand.text,
             source_ids=merged[cand.index],
             sub_query_id=sq.id,
-            relevance=round(score, 4),
+            relevance=round(max([score, *(all_scores[q].get(cand.index, 0.0) for q in whole)]), 4),
         )
         for n, (cand, sq, score) in enumerate(chosen, 1)
     ]

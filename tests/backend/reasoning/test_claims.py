@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from backend.reasoning.models import SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.claims import PER_SINGLE_QUERY
 from mcp_servers.document_store.embeddings import Embedder
@@ -113,3 +114,22 @@ async def test_code_blocks_tables_and_diagrams_never_become_claims(engine: Offli
     texts = [c.text for c in claims]
     assert "Canberra is the capital city of Australia." in texts
     assert not [t for t in texts if "```" in t or "|" in t or "──" in t or "seat of" in t]
+
+
+async def test_a_sentence_a_follow_up_took_over_keeps_its_relevance_to_the_question(
+    engine: OfflineEngine,
+) -> None:
+    question = "What is the capital city of Australia?"
+    plan = await engine.plan(question, ["web"])
+    bridge = SubQuery(
+        id="q2", text="Visitor guide opening hours", sources=["web"], hop=2, purpose="bridge: Guide"
+    )
+    plan.sub_queries.append(bridge)
+    text = "Canberra is the capital city of Australia. The gift shop opens at 9am on weekdays."
+    claims = await engine.extract_claims(plan, [source("S1", "Visitor guide", text)])
+    answer = next(c for c in claims if c.text.startswith("Canberra"))
+    alone = await engine.extract_claims(
+        plan.model_copy(update={"sub_queries": plan.sub_queries[:1]}),
+        [source("S1", "Visitor guide", text)],
+    )
+    assert answer.relevance >= next(c for c in alone if c.text == answer.text).relevance
