@@ -171,3 +171,18 @@ def serve_env(home: Path, **settings: str) -> dict[str, str]:
     )
     env.update({f"MARSA_{k.upper()}": v for k, v in settings.items()})
     return env
+
+
+def gate_mcp_config(home: Path) -> tuple[Path, Path]:
+    """(MCP config file, gate file) for a `marsa serve` under test: the config names the
+    gate search server (tests/fakes/gate_search_server.py) as the extra server "gate", whose
+    searches wait while the gate file holds them."""
+    gate = home / "gate"
+    config = home / "mcp.json"
+    gate_server = {
+        "command": sys.executable,
+        "args": ["-m", "tests.fakes.gate_search_server"],
+        "env": {"PYTHONPATH": REPO_ROOT, "GATE_FILE": str(gate)},
+    }
+    config.write_text(json.dumps({"mcpServers": {"gate": gate_server}}))
+    return config, gate

@@ -9,7 +9,6 @@ MCP server named "gate": while ``Server.gate`` exists, a search there waits, hol
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import REPO_ROOT, free_port, running_process, serve_env
+from tests.helpers import REPO_ROOT, free_port, gate_mcp_config, running_process, serve_env
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -95,21 +94,7 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
 
     ``settings`` become MARSA_<NAME> variables (e.g. api_token="s3cret").
     """
-    gate = home / "gate"
-    config = home / "mcp.json"
-    config.write_text(
-        json.dumps(
-            {
-                "mcpServers": {
-                    "gate": {
-                        "command": sys.executable,
-                        "args": ["-m", "tests.fakes.gate_search_server"],
-                        "env": {"PYTHONPATH": REPO_ROOT, "GATE_FILE": str(gate)},
-                    }
-                }
-            }
-        )
-    )
+    config, gate = gate_mcp_config(home)
     env = serve_env(home, mcp_config=str(config), **settings)
     headers = (
         {"Authorization": f"Bearer {settings['api_token']}"} if "api_token" in settings else {}

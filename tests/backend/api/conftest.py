@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import REPO_ROOT, free_port, running_process, serve_env
+from tests.helpers import free_port, gate_mcp_config, running_process, serve_env
 
 PG_ADMIN = os.environ.get("MARSA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 CORPUS = [
@@ -168,21 +168,7 @@ def fresh_postgres() -> Iterator[str]:
 def api_server(home: Path, database_url: str | None = None, **settings: str) -> Iterator[ApiServer]:
     """`marsa serve` on a free port with the data directory ``home`` (reused on restart)."""
     home.mkdir(parents=True, exist_ok=True)
-    gate = home / "gate"
-    config = home / "mcp.json"
-    config.write_text(
-        json.dumps(
-            {
-                "mcpServers": {
-                    "gate": {
-                        "command": sys.executable,
-                        "args": ["-m", "tests.fakes.gate_search_server"],
-                        "env": {"PYTHONPATH": REPO_ROOT, "GATE_FILE": str(gate)},
-                    }
-                }
-            }
-        )
-    )
+    config, gate = gate_mcp_config(home)
     port = free_port()
     env = serve_env(
         home,
