@@ -3,9 +3,8 @@ text contains its quoted words. A citation that fails is removed and its place m
 
 A number ``[n]`` stands for one source, which may be cited for several quotes. Each quote is
 checked on its own: when every quote of ``[n]`` fails (or ``[n]`` has none), every ``[n]`` is
-replaced; when only some fail, each ``[n]`` is matched to the quote its sentence relies on
-(the one sharing most content words with the text before the marker) and only the places
-that rely on a failed quote are replaced.
+replaced; when only some fail, an ``[n]`` is replaced where its sentence (the text before the
+marker) shares more content words with a failed quote than with any good one.
 """
 
 from __future__ import annotations
@@ -89,9 +88,11 @@ def _places(head: str) -> list[_Place]:
     boundary = 0
     for match in _GROUP.finditer(head):
         line_start = head.rfind("\n", 0, match.start()) + 1
-        begin = max(boundary, line_start)
+        context = head[max(boundary, line_start) : match.start()]
+        if not content_stems(context):  # "[1], [2]": the markers share the words before
+            context = head[line_start : match.start()]
         numbers = [int(m) for m in _MARKER.findall(match.group(0))]
-        places.append(_Place(match.start(), match.end(), numbers, head[begin : match.start()]))
+        places.append(_Place(match.start(), match.end(), numbers, context))
         boundary = match.end()
     return places
 
@@ -104,26 +105,19 @@ def _localise(
     citations: list[Citation],
 ) -> set[tuple[int, int]]:
     """(place start, n) for each marker that relies on a failed quote of a number that also
-    has good quotes. A failed quote marks at least its best-matching place."""
+    has good quotes: the failed quote shares more words with the marker's sentence than any
+    good quote of that number. Where the words cannot tell (a tie), the marker stays: the
+    number does point to a source that says one of the things it is cited for. A failed
+    quote no place relies on is removed from the citations and counted, but marks nothing."""
     doomed: set[tuple[int, int]] = set()
     for n in partial:
         stems = {i: content_stems(citations[i].quote) for i in by_n[n]}
-        where = [p for p in places if n in p.numbers]
-        if not where:
-            continue
-        scores = {
-            p.start: {i: len(s & content_stems(p.context)) for i, s in stems.items()} for p in where
-        }
-        assigned: set[int] = set()
-        for p in where:
-            # On a tie the failed quote is assumed: a doubtful citation is marked, not kept.
-            best = max(scores[p.start], key=lambda i: (scores[p.start][i], i in failed))
-            assigned.add(best)
-            if best in failed:
-                doomed.add((p.start, n))
-        for i in by_n[n]:
-            if i in failed and i not in assigned:
-                place = max(where, key=lambda p: scores[p.start][i])
+        for place in (p for p in places if n in p.numbers):
+            context = content_stems(place.context)
+            score = {i: len(s & context) for i, s in stems.items()}
+            good = max((v for i, v in score.items() if i not in failed), default=0)
+            bad = max((v for i, v in score.items() if i in failed), default=0)
+            if bad > good:
                 doomed.add((place.start, n))
     return doomed
 

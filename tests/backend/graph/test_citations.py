@@ -86,3 +86,27 @@ def test_a_number_whose_every_quote_fails_is_removed_everywhere() -> None:
     markdown, kept, counts = check_citations("A [1]. B [1].", citations, SOURCES)
     assert markdown == f"A {REMOVED_MARK}. B {REMOVED_MARK}."
     assert kept == [] and counts["removed"] == 2 and counts["markers_removed"] == 2
+
+
+def test_a_failed_quote_no_sentence_relies_on_marks_nothing() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="The Moon's gravity raises two tidal bulges."),
+        Citation(n=1, source_id="S1", quote="Volcanoes erupt under the sea."),
+    ]
+    markdown, kept, counts = check_citations(
+        "The Moon raises two tidal bulges [1].", citations, SOURCES
+    )
+    assert markdown == "The Moon raises two tidal bulges [1]."
+    assert kept == citations[:1] and counts["removed"] == 1 and counts["markers_removed"] == 0
+
+
+def test_markers_after_a_comma_are_judged_by_the_sentence_before_them() -> None:
+    citations = [
+        Citation(n=1, source_id="S1", quote="Spring tides occur at new moon."),
+        Citation(n=2, source_id="S1", quote="The Moon's gravity raises two tidal bulges."),
+        Citation(n=2, source_id="S1", quote="Spring tides occur at every eclipse."),
+    ]
+    report = "Spring tides come at new moon [1], [2].\n"
+    markdown, _, counts = check_citations(report, citations, SOURCES)
+    assert markdown == f"Spring tides come at new moon [1], {REMOVED_MARK}.\n"
+    assert counts["markers_removed"] == 1
