@@ -7,6 +7,7 @@ document title and section so search and citations have context.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import io
 import json
@@ -29,7 +30,8 @@ SUPPORTED_SUFFIXES = {
 }
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
-_SPACES = re.compile(r"[ \t\f\v\r]+")
+_SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
 _BLANKS = re.compile(r"\n{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 WHOLE_SECTION_FACTOR = 1.5  # a section this many windows long or less is not split
@@ -85,7 +87,7 @@ def _sections(text: str) -> Iterator[tuple[str, str]]:
     heading, lines = "", list[str]()
     in_fence = False
     for line in text.splitlines():
-        if line.lstrip().startswith("```"):
+        if _FENCE.match(line):
             in_fence = not in_fence
         match = None if in_fence else _HEADING.match(line)
         if match:
@@ -119,10 +121,26 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
                 windows.append((start, min(start + chunk_words, len(words))))
                 if start + chunk_words >= len(words):
                     break
+        fences = _fence_line_ends(body)
         for start, end in windows:
-            piece = body[words[start].start() : words[end - 1].end()]
-            chunks.append(Chunk(len(chunks), _tidy(piece), section, end - start))
+            begin = words[start].start()
+            piece = _tidy(body[begin : words[end - 1].end()])
+            if bisect.bisect_right(fences, begin) % 2:
+                # The window starts inside a code block: reopen it, so that readers of the
+                # chunk do not take its closing fence for an opening one.
+                piece = "```\n" + piece
+            chunks.append(Chunk(len(chunks), piece, section, end - start))
     return chunks
+
+
+def _fence_line_ends(body: str) -> list[int]:
+    """The end offsets of the lines that open or close a code block, in order."""
+    ends, position = [], 0
+    for line in body.splitlines(keepends=True):
+        position += len(line)
+        if _FENCE.match(line):
+            ends.append(position)
+    return ends
 
 
 def _tidy(piece: str) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from backend.reasoning.offline.text import split_sentences
 from mcp_servers.document_store.ingest import (
     IngestError,
     chunk_text,
@@ -198,3 +199,24 @@ def test_chunks_keep_their_line_breaks_but_not_runs_of_spaces() -> None:
     (chunk,) = chunk_text(text)
     assert chunk.text == "First line here.\n\n| a | b |\n| --- | --- |\n- item one"
     assert chunk.word_count == 16
+
+
+def test_a_window_that_starts_inside_a_code_block_reopens_it() -> None:
+    code = " ".join(f"c{i}" for i in range(60))
+    text = f"{words(30)}\n```\n{code}\n```\nCanberra is the capital."
+    chunks = chunk_text(text, chunk_words=40, overlap=10)
+    # Read as the offline engine reads a chunk: code is skipped, the prose after it is kept.
+    sentences = [s for c in chunks for s in split_sentences(c.text)]
+    assert "Canberra is the capital." in sentences
+    assert not [s for s in sentences if "c59" in s or "c30" in s]
+    assert chunks[-1].text.startswith("```\n") and not chunks[0].text.startswith("```")
+
+
+def test_headings_inside_tilde_fences_are_not_sections() -> None:
+    text = "## Usage\nRun this:\n~~~\n# a shell comment\n~~~\nDone."
+    assert [c.section for c in chunk_text(text)] == ["Usage"]
+
+
+def test_no_break_spaces_and_carriage_returns_become_plain_spaces_and_line_breaks() -> None:
+    (chunk,) = chunk_text("one\u00a0two  three\r\nfour")
+    assert chunk.text == "one two three\nfour"

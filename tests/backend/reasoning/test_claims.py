@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from backend.reasoning.models import SubQuery
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.claims import PER_SINGLE_QUERY
+from backend.reasoning.offline.claims import PER_SINGLE_QUERY, is_prose
 from mcp_servers.document_store.embeddings import Embedder
 from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
 
@@ -133,3 +133,13 @@ async def test_a_sentence_a_follow_up_took_over_keeps_its_relevance_to_the_quest
         [source("S1", "Visitor guide", text)],
     )
     assert answer.relevance >= next(c for c in alone if c.text == answer.text).relevance
+
+
+def test_diagram_lines_and_table_rows_are_not_prose() -> None:
+    assert is_prose("Canberra is the capital city of Australia.")
+    assert is_prose("A pipe | alone is fine.")
+    assert not is_prose("capital ──> Canberra (Australia) seat of the capital")
+    assert not is_prose("planner --> researcher --> fact checker --> synthesizer")
+    assert not is_prose("Canberra | Australia | 1913 | capital since then")
+    assert not is_prose("The capital, drawn:\n```\nCanberra\n```")
+    assert not is_prose("# The capital city of Australia")
