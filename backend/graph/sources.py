@@ -19,17 +19,24 @@ _LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
 
 
 _QUERY_PARAMS = ("query", "q", "question", "search", "text")
-# A tool named like a look-up is taken for a read when its server does not annotate it:
-# many third-party servers set no readOnlyHint at all.
-_LOOKUP_NAME = re.compile(r"(?:^|[_\-.])(search|query|find|lookup|retrieve)", re.IGNORECASE)
+# A tool whose name starts with a look-up verb is taken for a read when its server does not
+# annotate it (many third-party servers set no hints at all); a write verb anywhere in the
+# name ("search_and_replace", "query_then_delete") rules it out.
+_LOOKUP_NAME = re.compile(r"^(?:search|query|find|lookup|look_up|retrieve)(?:$|[_\-.A-Z])")
+_WRITE_WORD = re.compile(
+    r"(?:^|[_\-.])(?:write|delete|drop|remove|replace|update|insert|create|execute|exec|run|"
+    r"set|put|post|send|append|modify|edit|move|rename|upload|kill|truncate)(?:$|[_\-.])",
+    re.IGNORECASE,
+)
 
 
 def generic_search_tool(tools: list[Any]) -> tuple[str, str] | None:
-    """(tool, parameter) of an extra server's search-like tool: read-only (annotated, or
-    named like a look-up), taking a query string and nothing else required. None when the
+    """(tool, parameter) of an extra server's search-like tool: read-only (annotated so, or,
+    with no hints, named with a leading look-up verb and no write verb), taking a query string
+    and nothing else required. A tool its server says writes is never used. None when the
     server has no such tool."""
     for tool in tools:
-        if not (tool.read_only or _LOOKUP_NAME.search(tool.name)):
+        if tool.declares_writes or not (tool.read_only or _looks_like_lookup(tool.name)):
             continue
         schema = tool.input_schema or {}
         props = schema.get("properties", {})
@@ -40,9 +47,15 @@ def generic_search_tool(tools: list[Any]) -> tuple[str, str] | None:
     return None
 
 
+def _looks_like_lookup(name: str) -> bool:
+    return bool(_LOOKUP_NAME.match(name.lower()) or _LOOKUP_NAME.match(name)) and not (
+        _WRITE_WORD.search(name)
+    )
+
+
 NO_SEARCH_TOOL = (
-    "has no search-like tool (read-only or named search/query/find/lookup/retrieve, taking "
-    "one query string), so it is not searched"
+    "has no search-like tool (read-only, or named search…/query…/find…/lookup…/retrieve…, "
+    "taking one query string), so it is not searched"
 )
 
 

@@ -24,6 +24,11 @@ class ToolInfo(BaseModel):
         default=False,
         description="The server declared readOnlyHint: the hub may retry it after a failure.",
     )
+    declares_writes: bool = Field(
+        default=False,
+        description="The server said the tool changes something (readOnlyHint false, or "
+        "destructiveHint true): it is never used as a search.",
+    )
 
 
 class ServerStatus(BaseModel):
@@ -84,6 +89,9 @@ def tool_info(tool: Tool) -> ToolInfo:
         description=tool.description or "",
         input_schema=dict(tool.inputSchema),
         read_only=bool(hints and hints.readOnlyHint),
+        declares_writes=bool(
+            hints and (hints.readOnlyHint is False or hints.destructiveHint is True)
+        ),
     )
 
 

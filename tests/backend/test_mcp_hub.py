@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.types import Tool, ToolAnnotations
 from pydantic import SecretStr
 
 from backend.config import Settings
@@ -28,6 +29,7 @@ from backend.mcp_client import (
     ToolCallError,
     ToolTimeout,
 )
+from backend.mcp_client.models import ToolInfo, tool_info
 from tests.fakes.tavily_api import FakeTavily
 from tests.helpers import REPO_ROOT, free_port, running_process
 
@@ -334,3 +336,13 @@ async def test_stopped_http_server_fails_the_call_and_becomes_unavailable(
         status = hub.status["remote"]
     assert not status.available and status.reason.startswith("restart failed")
     assert records[1].restarted and not records[1].retried
+
+
+def test_tool_hints_say_which_tools_declare_writes() -> None:
+    def info(**hints: bool) -> ToolInfo:
+        schema = {"type": "object"}
+        return tool_info(Tool(name="t", inputSchema=schema, annotations=ToolAnnotations(**hints)))
+
+    assert info(readOnlyHint=False).declares_writes
+    assert info(destructiveHint=True).declares_writes
+    assert not info().declares_writes and not info(readOnlyHint=True).declares_writes

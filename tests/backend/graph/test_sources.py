@@ -101,3 +101,14 @@ def test_an_extra_servers_unannotated_tool_not_named_like_a_lookup_is_not_called
 
 def test_a_search_tool_needing_more_than_the_query_is_not_used() -> None:
     assert generic_search_tool([_tool("lookup", read_only=True, required=["query", "k"])]) is None
+
+
+def test_unannotated_tools_with_a_write_verb_are_never_taken_for_a_search() -> None:
+    names = ["write_query", "execute_query", "search_and_replace", "drop_lookup_table"]
+    for name in names:
+        assert generic_search_tool([_tool(name, read_only=False)]) is None, name
+
+
+def test_a_tool_its_server_says_writes_is_not_used_even_if_named_search() -> None:
+    tool = _tool("search", read_only=False).model_copy(update={"declares_writes": True})
+    assert generic_search_tool([tool]) is None
