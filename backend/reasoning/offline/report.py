@@ -18,6 +18,7 @@ from typing import Final
 
 from backend.reasoning.models import Citation, Claim, Plan, Report, Source, SubQuery, Verdict
 from backend.reasoning.offline.answer import Answer, direct_answer
+from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.text import content_stems, split_sentences
 
 MAX_CITES_PER_CLAIM: Final = 4
@@ -135,7 +136,7 @@ def _by_quality(claims: list[Claim], sources: dict[str, Source]) -> list[Claim]:
     """Claims whose best source scores higher lead (stable: ties keep their relevance order)."""
 
     def best(claim: Claim) -> float:
-        return max((sources[s].score for s in claim.source_ids if s in sources), default=0.0)
+        return max((quality(sources[s]) for s in claim.source_ids if s in sources), default=0.0)
 
     return sorted(claims, key=lambda c: -best(c))
 

@@ -225,3 +225,14 @@ async def test_within_a_section_claims_from_better_sources_lead(engine: OfflineE
     _, report = await _run(engine, question, sources)
     body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
     assert [("Moon" in ln, "wind" in ln) for ln in body] == [(True, False), (False, True)]
+
+
+async def test_an_unscored_source_ranks_as_middling_not_last(engine: OfflineEngine) -> None:
+    question = "What do tides depend on?"
+    sources = [
+        source("S1", "Forum post", "Tides depend on the wind over the harbour.", score=0.45),
+        source("S2", "Notes", "Tides depend on the Moon and the Sun together.", score=0.0),
+    ]
+    _, report = await _run(engine, question, sources)
+    body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
+    assert [("Moon" in ln, "wind" in ln) for ln in body] == [(True, False), (False, True)]
