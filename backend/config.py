@@ -8,12 +8,16 @@ Values come from the environment (prefix ``MARSA_``; the usual names
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+_JSON_LIST = re.compile(r'^\s*\[\s*("|\])')
+"""A value that opens a JSON list of strings, or an empty one; '[::1],…' does not."""
 
 
 def _default_data_dir() -> Path:
@@ -192,10 +196,10 @@ class Settings(BaseSettings):
     @classmethod
     def _host_list(cls, value: object) -> object:
         if isinstance(value, str):
-            text = value.strip()
-            if text.startswith("["):
-                return json.loads(text)  # a JSONDecodeError is a ValueError: reported as such
-            return [host.strip() for host in text.split(",") if host.strip()]
+            # '[::1],localhost' starts with '[' too: only a list of strings (or none) is JSON.
+            if _JSON_LIST.match(value):
+                return json.loads(value)  # a JSONDecodeError is a ValueError: reported as such
+            return [host.strip() for host in value.split(",") if host.strip()]
         return value
 
     def secrets(self) -> list[str]:

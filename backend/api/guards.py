@@ -13,15 +13,35 @@ WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 """``marsa serve --host`` values that name no single host a browser would ask for."""
 
 
+def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``name`` as an IP address, an IPv4 address mapped into IPv6 (``::ffff:a.b.c.d``, how a
+    dual-stack socket reports an IPv4 connection) as the IPv4 one; None for a host name."""
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
 def host_name(header: str) -> str:
-    """The host of a Host header, without its port, lower case, IPv6 without brackets."""
+    """The host of a Host header (or of a ``--host`` or allowed-hosts value), without its
+    port, lower case, IPv6 without brackets; an IP address in its canonical form.
+
+    An IPv6 literal with a port is written ``[addr]:port``; a value with more than one ``:``
+    and no brackets is a bare IPv6 address (``::1``, ``fe80::1``), not a name and a port.
+    """
     value = header.strip().lower()
     if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    name, _, port = value.rpartition(":")
-    if name and port.isdigit():
-        value = name
-    return value.rstrip(".")
+        value = value[1:].split("]", 1)[0]
+    elif value.count(":") == 1:
+        name, _, port = value.partition(":")
+        if name and port.isdigit():
+            value = name
+    value = value.rstrip(".")
+    address = _ip(value)
+    return str(address) if address is not None else value
 
 
 def allowed_host_names(hosts: Iterable[str], serve_host: str | None = None) -> frozenset[str]:
@@ -32,14 +52,6 @@ def allowed_host_names(hosts: Iterable[str], serve_host: str | None = None) -> f
     return frozenset(n for n in names if n)
 
 
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 def host_allowed(header: str, allowed: frozenset[str], local_address: str | None) -> bool:
     """Whether a request's Host header names this server.
 
@@ -47,7 +59,8 @@ def host_allowed(header: str, allowed: frozenset[str], local_address: str | None
     at 127.0.0.1 (DNS rebinding) arrives with ``Host: attacker.example``, which is refused.
     An IP address that is the address the connection came in on is allowed too: a browser
     asked for that address itself, so no other site's name is involved (this is what lets
-    ``marsa serve --host 0.0.0.0`` answer on the machine's own addresses).
+    ``marsa serve --host 0.0.0.0`` or ``--host ::`` answer on the machine's own addresses).
+    ``allowed`` holds ``host_name`` values, so IP addresses compare in canonical form.
     """
     name = host_name(header)
     if not name:
@@ -56,7 +69,8 @@ def host_allowed(header: str, allowed: frozenset[str], local_address: str | None
         return True
     if any(a.startswith("*.") and name.endswith(a[1:]) for a in allowed):
         return True
-    return local_address is not None and _is_ip(name) and name == host_name(local_address)
+    address = _ip(name)
+    return address is not None and local_address is not None and address == _ip(local_address)
 
 
 class BodyTooLarge(Exception):
