@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import socket
+import ssl
 import sys
 from typing import Any
 
 import httpx
-from langchain_core.exceptions import ModelError
+from langchain_core.exceptions import (
+    ModelAuthenticationError,
+    ModelConnectionError,
+    ModelError,
+    ModelNotFoundError,
+    ModelPermissionDeniedError,
+    ModelTimeoutError,
+)
 from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import SecretStr
 
 from backend.config import Settings
 
@@ -25,6 +35,21 @@ SDK_ERRORS = (
     ("ollama", "RequestError"),
 )
 """Base classes of the provider SDKs' own errors (API status, rate limit, connection, auth)."""
+
+SDK_DEAD_ENDS = (
+    ("openai", "APIConnectionError"),  # APITimeoutError is one too
+    ("openai", "AuthenticationError"),
+    ("openai", "PermissionDeniedError"),
+    ("openai", "NotFoundError"),
+    ("anthropic", "APIConnectionError"),
+    ("anthropic", "AuthenticationError"),
+    ("anthropic", "PermissionDeniedError"),
+    ("anthropic", "NotFoundError"),
+)
+"""Provider SDK errors that mean the model is unreachable or refuses us (see :func:`dead_end`)."""
+
+DEAD_END_STATUS = frozenset({401, 403, 404})
+"""HTTP statuses a later call would get again: bad key, no access, no such model or URL."""
 
 
 class LLMConfigError(ValueError):
@@ -63,21 +88,74 @@ def build_chat_model(settings: Settings) -> BaseChatModel:
     return model_class(**kwargs)
 
 
+def _sdk_classes(names: tuple[tuple[str, str], ...]) -> list[type[Exception]]:
+    """Classes of provider SDKs, looked up only among modules already imported (the SDK is
+    imported when its chat model is built, so this never imports an SDK that is not in use)."""
+    found: list[type[Exception]] = []
+    for module_name, class_name in names:
+        cls = getattr(sys.modules.get(module_name), class_name, None)
+        if isinstance(cls, type) and issubclass(cls, Exception):
+            found.append(cls)
+    return found
+
+
 def provider_errors() -> tuple[type[Exception], ...]:
     """The exceptions that mean "the model could not answer", not "the code is wrong".
 
     LangChain's ``ModelError`` family (connection, timeout, rate limit, auth, 5xx) where a
-    provider integration maps its errors to it; ``OSError`` for the transport (the Ollama client
-    turns a refused connection into the builtin ``ConnectionError``; ``TimeoutError`` is one too);
-    ``httpx.HTTPError`` for clients that let httpx's errors through; and the base error class of
-    each provider SDK, looked up only among modules already imported (the SDK is imported when
-    its chat model is built, so this never imports an SDK that is not in use). Programming
-    errors (``TypeError``, ``KeyError``, ``AttributeError``…) are deliberately not here: they
-    must surface as tracebacks, not be hidden behind a fallback.
+    provider integration maps its errors to it; the transport's own failures (the Ollama client
+    turns a refused connection into the builtin ``ConnectionError``; ``TimeoutError``, a DNS
+    failure, a TLS failure); ``httpx.HTTPError`` for clients that let httpx's errors through;
+    and the base error class of each provider SDK in use. Other ``OSError``s
+    (``FileNotFoundError`` for a bad CA-bundle path, ``PermissionError``…) are local faults, and
+    programming errors (``TypeError``, ``KeyError``…) are bugs: both must surface as
+    tracebacks, not be hidden behind a fallback.
     """
-    found: list[type[Exception]] = [ModelError, OSError, httpx.HTTPError]
-    for module_name, class_name in SDK_ERRORS:
-        cls = getattr(sys.modules.get(module_name), class_name, None)
-        if isinstance(cls, type) and issubclass(cls, Exception):
-            found.append(cls)
-    return tuple(found)
+    return (
+        ModelError,
+        ConnectionError,
+        TimeoutError,
+        socket.gaierror,
+        ssl.SSLError,
+        httpx.HTTPError,
+        *_sdk_classes(SDK_ERRORS),
+    )
+
+
+def dead_end(exc: BaseException) -> bool:
+    """Whether a provider error would happen again on every later call in this run.
+
+    True when the model cannot be reached (refused or failed connection, DNS or TLS failure,
+    timeout) or refuses us (bad key, no permission, no such model: HTTP 401, 403, 404), so
+    calling it again would only add another wait. False for what may pass or depends on the
+    prompt: rate limits, server errors, a request rejected as invalid or too long.
+    """
+    dead = (
+        ConnectionError,
+        TimeoutError,
+        socket.gaierror,
+        ssl.SSLError,
+        httpx.ConnectError,
+        httpx.TimeoutException,
+        ModelConnectionError,
+        ModelTimeoutError,
+        ModelAuthenticationError,
+        ModelPermissionDeniedError,
+        ModelNotFoundError,
+        *_sdk_classes(SDK_DEAD_ENDS),
+    )
+    if isinstance(exc, dead):
+        return True
+    # Ollama's ResponseError and the SDKs' status errors carry the HTTP status.
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, httpx.HTTPStatusError):
+        status = exc.response.status_code
+    return status in DEAD_END_STATUS
+
+
+def model_secrets(model: BaseChatModel) -> list[str]:
+    """The secret values a chat model holds (its API key), to scrub from its error messages."""
+    values = (getattr(model, name, None) for name in type(model).model_fields)
+    return [
+        v.get_secret_value() for v in values if isinstance(v, SecretStr) and v.get_secret_value()
+    ]

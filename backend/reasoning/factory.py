@@ -27,4 +27,5 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
         model_name=settings.llm,
         tracer=tracer,
         prices=prices,
+        secrets=settings.secrets(),
     )

@@ -3,8 +3,12 @@
 A malformed answer is retried once with the validation error; a second failure falls back to
 the offline engine for that step. So does a provider failure (model unreachable, timeout,
 rate limit, auth, API error: :func:`backend.llm.provider_errors`), without a retry: the
-provider SDKs already retry what is retryable. Each fallback is a ``fallback`` trace event and
-a note the graph's nodes drain into the run's ``errors`` (:meth:`LLMEngine.take_fallbacks`).
+provider SDKs already retry what is retryable. When the model is unreachable or refuses us
+(:func:`backend.llm.dead_end`), it is given up on for the rest of the run (an engine is built
+per run): later steps go straight to the offline engine instead of each waiting for the same
+failure. Each fallback is a ``fallback`` trace event and a note the graph's nodes drain into
+the run's ``errors`` (:meth:`LLMEngine.take_fallbacks`), with secrets scrubbed from the
+provider's error text.
 Token counts are recorded per step when the provider reports them.
 
 Verdicts are not taken on the model's word: evidence must be quoted verbatim from a source
@@ -17,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -25,7 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from backend.graph import prompts
 from backend.graph.citations import check_citations
-from backend.llm import provider_errors
+from backend.llm import dead_end, model_secrets, provider_errors
 from backend.reasoning.engine import ReasoningEngine
 from backend.reasoning.models import (
     Citation,
@@ -42,6 +47,7 @@ from backend.reasoning.models import (
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.verify import CONTRA_WEIGHT, MIN_WEIGHT, SMOOTHING
 from backend.trace import NodeName, Tracer
+from mcp_servers.common.logging import scrub
 
 T = TypeVar("T", bound=BaseModel)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -259,6 +265,7 @@ class LLMEngine:
         tracer: Tracer | None = None,
         max_claims: int = 12,
         prices: tuple[float, float] | None = None,
+        secrets: Iterable[str] = (),
     ):
         self.model = model
         self.fallback = fallback
@@ -269,6 +276,12 @@ class LLMEngine:
         """US dollars per million input and output tokens, when configured."""
         self.usage: dict[str, dict[str, Any]] = {}
         self._fallbacks: list[str] = []
+        # A provider may echo the key it was given in its error text (``Settings.secrets()``
+        # passed in, plus the key the model itself holds).
+        self._secrets = [*secrets, *model_secrets(model)]
+        self._given_up: str | None = None
+        """Why the model is no longer asked in this run (e.g. "ConnectionError at the plan
+        step"), once it was unreachable or refused us."""
 
     def take_fallbacks(self) -> list[str]:
         """What fell back since the last call, one line per step, for the run's ``errors``.
@@ -278,10 +291,17 @@ class LLMEngine:
         taken, self._fallbacks = self._fallbacks, []
         return taken
 
-    def _fall_back(self, step: str, node: NodeName, why: str, error: str) -> None:
+    def _fall_back(self, step: str, node: NodeName, why: str, error: str = "") -> None:
         message = f"{step}: {why}; the {self.fallback.name} engine did this step"
-        self._fallbacks.append(f"LLM {message} ({error})")
-        self._event(node, "fallback", message, step=step, error=error)
+        # The provider's text is scrubbed before it is cut, so no part of a secret survives.
+        error = scrub(error, self._secrets)[:500]
+        self._fallbacks.append(f"LLM {message} ({error})" if error else f"LLM {message}")
+        data: dict[str, Any] = {"step": step}
+        if error:
+            data["error"] = error
+        if self._given_up is not None:
+            data["given_up"] = self._given_up
+        self._event(node, "fallback", message, **data)
 
     def _event(self, node: NodeName, kind: Any, message: str, **data: Any) -> None:
         if self.tracer is not None:
@@ -328,6 +348,9 @@ class LLMEngine:
 
     async def _ask(self, step: str, node: NodeName, prompt: str, schema: type[T]) -> T | None:
         """The model's answer as ``schema``; one retry with the error; None means fall back."""
+        if self._given_up is not None:
+            self._fall_back(step, node, f"the model was given up on after {self._given_up}")
+            return None
         messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
         error = ""
         for _attempt in range(2):
@@ -336,9 +359,11 @@ class LLMEngine:
             except provider_errors() as exc:
                 # The model cannot answer right now (down, unreachable, rate-limited,
                 # refused): a second try in the same breath would fail the same way.
-                self._fall_back(
-                    step, node, "the model could not answer", f"{type(exc).__name__}: {exc}"[:500]
-                )
+                why = "the model could not answer"
+                if dead_end(exc):
+                    self._given_up = f"{type(exc).__name__} at the {step} step"
+                    why += " and is not asked again in this run"
+                self._fall_back(step, node, why, f"{type(exc).__name__}: {exc}")
                 return None
             if isinstance(answer, AIMessage):
                 self._record_usage(step, node, answer)

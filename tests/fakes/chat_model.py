@@ -11,7 +11,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import Field
+from pydantic import Field, SecretStr
 
 Answer = str | BaseException | Callable[[list[BaseMessage]], str]
 
@@ -23,6 +23,8 @@ class ScriptedChatModel(BaseChatModel):
     prompts: list[list[BaseMessage]] = Field(default_factory=list)
     input_tokens: int = 100
     output_tokens: int = 20
+    api_key: SecretStr | None = None
+    """Held as the providers' chat models hold theirs, so the engine can scrub it."""
 
     @property
     def _llm_type(self) -> str:

@@ -1,5 +1,6 @@
 """Whole research runs with the LLM engine: a scripted model, the real MCP client and the real
-document-store server. One run where every answer is valid JSON, one where the model is down."""
+document-store server. One run where every answer is valid JSON, one where the model is down,
+one where the provider echoes the API key."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from langchain_core.exceptions import ModelAuthenticationError
 from langchain_core.messages import BaseMessage
 
 from backend.config import Settings
@@ -130,9 +132,17 @@ class RefusingFallback:
         raise AssertionError("the report fell back")
 
 
-async def research(settings: Settings, answers: list[Answer], fallback: Any) -> dict[str, Any]:
+async def research(
+    settings: Settings, answers: list[Answer], fallback: Any, secrets: list[str] | None = None
+) -> dict[str, Any]:
     tracer = Tracer()
-    llm = LLMEngine(ScriptedChatModel(answers=answers), fallback, "scripted", tracer=tracer)
+    llm = LLMEngine(
+        ScriptedChatModel(answers=answers),
+        fallback,
+        "scripted",
+        tracer=tracer,
+        secrets=secrets or [],
+    )
     async with MCPHub(settings, servers=["docs"]) as hub:
         ctx = ResearchContext(
             hub=hub, engine=llm, tracer=tracer, settings=settings, max_iterations=1
@@ -157,19 +167,41 @@ async def test_a_made_up_citation_quote_is_removed_from_the_report_and_counted(
     assert re.findall(r"^(\d+)\. ", listed, re.MULTILINE) == ["1", "2"]
 
 
-async def test_a_model_that_is_down_degrades_every_step_to_the_offline_engine_and_says_so(
+async def test_a_model_that_is_down_is_asked_once_and_every_step_degrades_and_says_so(
     store_settings: Settings, engine: OfflineEngine
 ) -> None:
     down = ConnectionError("Failed to connect to Ollama")
-    result = await research(store_settings, [down] * 4, engine)
+    # One answer only: a second call to the model would find the script empty and fail.
+    result = await research(store_settings, [down], engine)
     assert result["status"] == "done" and result["report"].startswith("## Answer")
-    fallbacks = [e for e in result["trace"] if e["kind"] == "fallback"]
-    assert {e["data"]["step"] for e in fallbacks} == {"plan", "claims", "verify", "report"}
-    assert all(e["data"]["error"] == f"ConnectionError: {down}" for e in fallbacks)
-    degraded = [e for e in result["errors"] if "ConnectionError" in e]
+    first, *later = [e for e in result["trace"] if e["kind"] == "fallback"]
+    assert first["data"] == {
+        "step": "plan",
+        "error": f"ConnectionError: {down}",
+        "given_up": "ConnectionError at the plan step",
+    }
+    assert [e["data"] for e in later] == [
+        {"step": step, "given_up": "ConnectionError at the plan step"}
+        for step in ("claims", "verify", "report")
+    ]
+    degraded = [e for e in result["errors"] if e.startswith("LLM ")]
     assert [e.split(":")[0] for e in degraded] == [
         "LLM plan",
         "LLM claims",
         "LLM verify",
         "LLM report",
     ]
+    assert [e for e in degraded if str(down) in e] == degraded[:1]
+    assert all("given up on after ConnectionError at the plan step" in e for e in degraded[1:])
+
+
+async def test_a_key_echoed_by_the_provider_is_scrubbed_from_the_whole_run(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    key = "sk-live-Q7w9Zr2Lx4Vb8Nn3Tt6"
+    refused = ModelAuthenticationError(f"401 Incorrect API key provided: {key}")
+    result = await research(store_settings, [refused], engine, secrets=[key])
+    assert result["status"] == "done"
+    assert any("Incorrect API key provided: ***" in e for e in result["errors"])
+    # errors and trace are what the API stores for the run
+    assert key not in json.dumps(result, default=str)
