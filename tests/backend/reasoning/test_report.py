@@ -216,23 +216,17 @@ def test_a_bare_comma_is_not_read_as_a_number_next_to_an_entity() -> None:
     assert _value_near("Acme , founded with 1,200 staff", "Acme", [], use_years=False) == 1200.0
 
 
-async def test_within_a_section_claims_from_better_sources_lead(engine: OfflineEngine) -> None:
-    question = "What do tides depend on?"
+@pytest.mark.parametrize(
+    "moon_score",
+    [pytest.param(0.9, id="a better source"), pytest.param(0.0, id="an unscored source (0.5)")],
+)
+async def test_within_a_section_claims_from_better_sources_lead(
+    engine: OfflineEngine, moon_score: float
+) -> None:
     sources = [
         source("S1", "Forum post", "Tides depend on the wind over the harbour.", score=0.45),
-        source("S2", "Almanac", "Tides depend on the Moon and the Sun together.", score=0.9),
+        source("S2", "Almanac", "Tides depend on the Moon and the Sun together.", score=moon_score),
     ]
-    _, report = await _run(engine, question, sources)
-    body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
-    assert [("Moon" in ln, "wind" in ln) for ln in body] == [(True, False), (False, True)]
-
-
-async def test_an_unscored_source_ranks_as_middling_not_last(engine: OfflineEngine) -> None:
-    question = "What do tides depend on?"
-    sources = [
-        source("S1", "Forum post", "Tides depend on the wind over the harbour.", score=0.45),
-        source("S2", "Notes", "Tides depend on the Moon and the Sun together.", score=0.0),
-    ]
-    _, report = await _run(engine, question, sources)
+    _, report = await _run(engine, "What do tides depend on?", sources)
     body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
     assert [("Moon" in ln, "wind" in ln) for ln in body] == [(True, False), (False, True)]
