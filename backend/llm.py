@@ -48,6 +48,14 @@ SDK_DEAD_ENDS = (
 )
 """Provider SDK errors that mean the model is unreachable or refuses us (see :func:`dead_end`)."""
 
+TRANSPORT_ERRORS: tuple[type[Exception], ...] = (
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+    ssl.SSLError,
+)
+"""The transport failing under a model call: refused or broken connection, timeout, DNS, TLS."""
+
 DEAD_END_STATUS = frozenset({401, 403, 404})
 """HTTP statuses a later call would get again: bad key, no access, no such model or URL."""
 
@@ -111,15 +119,7 @@ def provider_errors() -> tuple[type[Exception], ...]:
     programming errors (``TypeError``, ``KeyError``…) are bugs: both must surface as
     tracebacks, not be hidden behind a fallback.
     """
-    return (
-        ModelError,
-        ConnectionError,
-        TimeoutError,
-        socket.gaierror,
-        ssl.SSLError,
-        httpx.HTTPError,
-        *_sdk_classes(SDK_ERRORS),
-    )
+    return (ModelError, *TRANSPORT_ERRORS, httpx.HTTPError, *_sdk_classes(SDK_ERRORS))
 
 
 def dead_end(exc: BaseException) -> bool:
@@ -131,10 +131,7 @@ def dead_end(exc: BaseException) -> bool:
     prompt: rate limits, server errors, a request rejected as invalid or too long.
     """
     dead = (
-        ConnectionError,
-        TimeoutError,
-        socket.gaierror,
-        ssl.SSLError,
+        *TRANSPORT_ERRORS,
         httpx.ConnectError,
         httpx.TimeoutException,
         ModelConnectionError,
