@@ -13,7 +13,8 @@ Token counts are recorded per step when the provider reports them.
 
 Verdicts are not taken on the model's word: evidence must be quoted verbatim from a source
 other than the claim's own, and the confidence is computed from the surviving evidence
-weighted by source quality, with the offline fact-checker's rule (:func:`weigh_verdict`).
+weighted by source quality (:func:`weigh_verdict`), with the offline fact-checker's rule
+(``offline.verify.weigh``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from backend.reasoning.models import (
     VerdictLabel,
 )
 from backend.reasoning.offline.claims import quality
-from backend.reasoning.offline.verify import CONTRA_WEIGHT, MIN_WEIGHT, SMOOTHING
+from backend.reasoning.offline.verify import weigh
 from backend.trace import NodeName, Tracer
 from mcp_servers.common.logging import scrub
 
@@ -223,12 +224,7 @@ def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) ->
         best[key] = max(best.get(key, 0.0), item.weight)
     s = round(sum(w for (stance, _), w in best.items() if stance == "supports"), 4)
     c = round(sum(w for (stance, _), w in best.items() if stance == "contradicts"), 4)
-    label: VerdictLabel = "unverifiable"
-    confidence = 0.0
-    if s > CONTRA_WEIGHT * c and s >= MIN_WEIGHT:
-        label, confidence = "supported", (s - c) / (s + c + SMOOTHING)
-    elif CONTRA_WEIGHT * c >= s and c >= MIN_WEIGHT:
-        label, confidence = "contradicted", (c - s) / (s + c + SMOOTHING)
+    label, confidence = weigh(s, c)
     rationale = given.rationale
     if label != given.verdict:
         label, confidence = "unverifiable", 0.0

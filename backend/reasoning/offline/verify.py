@@ -152,9 +152,8 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
     s = round(sum(r.weight for r in support), 4)
     c = round(sum(r.weight for r in against), 4)
     kept = [*support[:KEEP], *against[:KEEP]]
-    label: VerdictLabel
-    if s > CONTRA_WEIGHT * c and s >= MIN_WEIGHT:
-        label, confidence = "supported", (s - c) / (s + c + SMOOTHING)
+    label, confidence = weigh(s, c)
+    if label == "supported":
         top = support[0]
         why = (
             f"Supported by {_ids(support)}: strongest {top.source.id} "
@@ -162,14 +161,12 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
         )
         if against:
             why += f"; outweighs {_ids(against)} ({against[0].signals[0].describe()})"
-    elif CONTRA_WEIGHT * c >= s and c >= MIN_WEIGHT:
-        label, confidence = "contradicted", (c - s) / (s + c + SMOOTHING)
+    elif label == "contradicted":
         top = against[0]
         why = f"Contradicted by {_ids(against)}: {top.signals[0].describe()} in {top.source.id}"
         if support:
             why += f", outweighing support from {_ids(support)}"
     else:
-        label, confidence = "unverifiable", 0.0
         if not readings:
             why = f"No other source has a sentence similar to it (cosine ≥ {RELEVANT})"
         elif not support and not against:
@@ -187,6 +184,18 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
         ],
         rationale=why + ".",
     )
+
+
+def weigh(support: float, against: float) -> tuple[VerdictLabel, float]:
+    """(verdict, confidence) from the summed weights of supporting and contradicting evidence:
+    a contradiction weighs :data:`CONTRA_WEIGHT` times, and either side needs
+    :data:`MIN_WEIGHT` to decide."""
+    s, c = support, against
+    if s > CONTRA_WEIGHT * c and s >= MIN_WEIGHT:
+        return "supported", (s - c) / (s + c + SMOOTHING)
+    if CONTRA_WEIGHT * c >= s and c >= MIN_WEIGHT:
+        return "contradicted", (c - s) / (s + c + SMOOTHING)
+    return "unverifiable", 0.0
 
 
 def _ids(readings: list[_Reading]) -> str:
