@@ -58,8 +58,13 @@ JSON shape: {{"verdicts": [{{"claim_id": "C1", "verdict": "supported|contradicte
 "stance": "supports|contradicts"}}]}}]}}"""
 
 REPORT = """Write the research report in Markdown.
-- Start with "## Answer" and a direct answer in one or two sentences.
-- Then sections ("## ...") that develop it.
+- Start with "## Answer" and a direct answer in one or two sentences. When the sources do
+  not answer the question, say so plainly there (then what they say nearby) and set
+  "answer_found" to false; when they contradict the question's premise, say that.
+- Then "## Key findings" (complete sentences that back the answer, grouped under "### "
+  headings per sub-question when there are several; never repeat the answer), "## Where the
+  sources disagree" (only real conflicts: same subject, incompatible values; quote both
+  sides) and "## Not covered" (what was asked and not found); leave out an empty section.
 - Every factual sentence ends with numbered citations like [1] or [1][3].
 - Flag contradicted claims with "**Contested:**" and cite both sides.
 - Lead with claims from higher-quality sources (score shown per source).
@@ -71,5 +76,6 @@ Checked claims:
 {claims}
 {sources}
 
-JSON shape: {{"answer": "the direct answer", "markdown": "## Answer\\n...",
+JSON shape: {{"answer": "the direct answer", "answer_found": true,
+"markdown": "## Answer\\n...",
 "citations": [{{"n": 1, "source_id": "S1", "quote": "exact words from S1"}}]}}"""

@@ -72,6 +72,7 @@ def result_json(
         "query": state.get("query"),
         "status": state.get("status"),
         "answer": state.get("answer", ""),
+        "answer_found": state.get("answer_found", bool(state.get("answer"))),
         "plan": state.get("plan"),
         "sub_queries": state.get("sub_queries", []),
         "sources": sources,

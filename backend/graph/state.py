@@ -56,6 +56,8 @@ class AgentState(TypedDict, total=False):
     """The final Markdown report, after the citation check."""
     answer: str
     """The direct answer (the report's first statement)."""
+    answer_found: bool
+    """False when the sources do not answer the question, or contradict its premise."""
     citations: list[dict[str, Any]]
     """Citations that survived the check: n, source_id, quote."""
     citation_check: dict[str, Any]

@@ -107,6 +107,7 @@ class _VerifyOut(BaseModel):
 
 class _ReportOut(BaseModel):
     answer: str = ""
+    answer_found: bool = True
     markdown: str = Field(min_length=1)
     citations: list[Citation] = Field(default_factory=list)
 
@@ -530,4 +531,9 @@ class LLMEngine:
         # all of them are returned, so that the check still counts and explains each removal.
         _, valid, _ = check_citations(out.markdown, out.citations, by_id)
         markdown = out.markdown.rstrip() + "\n" + sources_section(valid, by_id)
-        return Report(markdown=markdown, citations=out.citations, answer=out.answer)
+        return Report(
+            markdown=markdown,
+            citations=out.citations,
+            answer=out.answer,
+            answer_found=out.answer_found,
+        )

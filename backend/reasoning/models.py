@@ -108,3 +108,7 @@ class Report(BaseModel):
     markdown: str
     citations: list[Citation]
     answer: str = Field(default="", description="The direct answer, first line of the report")
+    answer_found: bool = Field(
+        default=True,
+        description="False when the sources do not answer the question (or deny its premise)",
+    )

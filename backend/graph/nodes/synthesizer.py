@@ -30,6 +30,7 @@ async def synthesizer(state: AgentState, runtime: Runtime[ResearchContext]) -> d
     return {
         "report": markdown,
         "answer": report.answer,
+        "answer_found": report.answer_found,
         "citations": [c.model_dump(mode="json") for c in kept],
         "citation_check": counts,
         "status": "done",
