@@ -56,6 +56,8 @@ def result_json(
             "title": s["title"],
             "url": s.get("url"),
             "path": s.get("path"),
+            "relative_path": s.get("relative_path"),
+            "status": s.get("status"),
             "server": s["server"],
             "tool": s["tool"],
             "score": s["score"],
@@ -63,6 +65,7 @@ def result_json(
             "published_date": s.get("published_date"),
             "doc_id": s.get("doc_id"),
             "chunk_id": s.get("chunk_id"),
+            "chunk_ids": s.get("chunk_ids", []),
             "text": s["text"],
         }
         for s in state.get("sources", {}).values()

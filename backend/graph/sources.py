@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from backend.graph.documents import document_status
 from backend.reasoning.models import ScoreBreakdown, Source, SubQuery
 from backend.scoring import score_source
 
@@ -15,6 +16,7 @@ SEARCH_CALLS: dict[str, list[tuple[str, str]]] = {
     "web": [("search", "query")],
     "github": [("search_repositories", "query"), ("search_code", "query")],
 }
+STATUS_FACTOR = 0.7  # a draft, proposal, deprecated or superseded document counts for less
 _LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
 
 
@@ -78,12 +80,17 @@ def search_calls(
 def _docs(hit: dict[str, Any]) -> dict[str, Any]:
     source = str(hit.get("source", ""))
     url = hit.get("source_url") or (source if source.startswith(("http://", "https://")) else None)
+    chunk_id = hit.get("chunk_id")
     return {
         "title": hit["title"],
         "url": url,
         "path": None if url == source else source,
+        "relative_path": hit.get("relative_path"),
+        "status": document_status(hit, str(hit["text"])),
         "doc_id": hit.get("doc_id"),
-        "chunk_id": hit.get("chunk_id"),
+        "chunk_id": chunk_id,
+        "chunk_ids": [chunk_id] if chunk_id else [],
+        "chunks": [hit["text"]] if chunk_id else [],
         "text": hit["text"],
         "published_date": hit.get("published_date"),
         "word_count": int(hit.get("doc_word_count") or hit.get("word_count") or 0),
@@ -176,8 +183,9 @@ def to_sources(server: str, tool: str, structured: dict[str, Any]) -> list[dict[
 
 
 def source_key(fields: dict[str, Any]) -> str:
-    """What makes two retrieved passages the same source."""
-    return str(fields.get("chunk_id") or fields.get("url") or fields.get("path") or fields["title"])
+    """What makes two retrieved passages the same source: the same document (its chunks are
+    joined into one source), else the same URL, path or title."""
+    return str(fields.get("doc_id") or fields.get("url") or fields.get("path") or fields["title"])
 
 
 def scored(source: Source, today: Any) -> Source:
@@ -190,11 +198,17 @@ def scored(source: Source, today: Any) -> Source:
         word_count=source.word_count,
         now=today,
     )
-    source.score = result.final
+    reason = result.domain_reason
+    final = result.final
+    if source.status is not None:
+        # A draft, proposal or retired document is not the word on the matter.
+        final = round(final * STATUS_FACTOR, 4)
+        reason = f"{reason}; marked {source.status} (x{STATUS_FACTOR})"
+    source.score = final
     source.score_breakdown = ScoreBreakdown(
         domain=result.domain,
         recency=result.recency,
         depth=result.depth,
-        domain_reason=result.domain_reason,
+        domain_reason=reason,
     )
     return source

@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 ServerName = str  # "docs", "web", "github", or an extra configured server
 VerdictLabel = Literal["supported", "contradicted", "unverifiable"]
-QuestionKind = Literal["simple", "comparison", "multi_part", "multi_hop"]
+DocumentStatus = Literal["draft", "proposal", "deprecated", "superseded"]
+QuestionKind = Literal["simple", "comparison", "multi_part", "multi_hop", "list"]
 
 
 class SubQuery(BaseModel):
@@ -55,8 +56,23 @@ class Source(BaseModel):
     url: str | None = None
     path: str | None = Field(default=None, description="Local file path or label for documents")
     doc_id: str | None = None
-    chunk_id: str | None = None
-    text: str = Field(description="The retrieved text, verbatim: quotes must be found in it")
+    chunk_id: str | None = Field(default=None, description="The first chunk retrieved")
+    chunk_ids: list[str] = Field(
+        default_factory=list, description="Every chunk of the document retrieved, in order"
+    )
+    chunks: list[str] = Field(
+        default_factory=list, description="Their texts (parallel to chunk_ids)"
+    )
+    relative_path: str | None = Field(
+        default=None, description="Path relative to the folder the document was ingested from"
+    )
+    status: DocumentStatus | None = Field(
+        default=None, description="A document marked as not (or no longer) authoritative"
+    )
+    text: str = Field(
+        description="The retrieved text, verbatim (a document's chunks joined in order, their "
+        "overlap once): quotes must be found in it"
+    )
     published_date: str | None = None
     word_count: int = 0
     retrieval_score: float = 0.0

@@ -10,6 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
+from backend.graph.documents import add_chunk
 from backend.graph.nodes.common import NodeSpan, node_span
 from backend.graph.sources import scored, search_calls, source_key, to_sources
 from backend.graph.state import AgentState
@@ -60,6 +61,18 @@ async def _one_call(
     return record
 
 
+def _take_chunk(target: dict[str, Any], fields: dict[str, Any]) -> bool:
+    """Another chunk of a document already found joins its source (in chunk order); the
+    source keeps the best retrieval score of its chunks."""
+    chunk_id = fields.get("chunk_id")
+    if not chunk_id or not target.get("chunk_ids"):
+        return False
+    added = add_chunk(target, chunk_id, fields["text"])
+    if added and fields.get("retrieval_score", 0.0) > target.get("retrieval_score", 0.0):
+        target["retrieval_score"] = fields["retrieval_score"]
+    return added
+
+
 async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     done = set(state.get("researched", []))
@@ -91,12 +104,15 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
                     existing[key] = sid
                     source = scored(Source(id=sid, **fields), ctx.today)
                     new_sources[sid] = source.model_dump(mode="json")
-                target = new_sources.get(sid) or known[sid]
+                target = new_sources.get(sid) or dict(known[sid])
+                changed = _take_chunk(target, fields)
                 if record["sub_query_id"] not in target["sub_query_ids"]:
                     target["sub_query_ids"] = [*target["sub_query_ids"], record["sub_query_id"]]
-                    if sid in known:
-                        new_sources[sid] = target
-                ids.append(sid)
+                    changed = True
+                if changed:
+                    new_sources[sid] = target
+                if sid not in ids:
+                    ids.append(sid)
             # Ranked by source quality, ties in the server's own order.
             quality = {sid: (new_sources.get(sid) or known[sid])["score"] for sid in ids}
             record["source_ids"] = sorted(ids, key=lambda sid: -quality[sid])

@@ -15,7 +15,7 @@ from backend.mcp_client.models import ToolInfo
 from backend.reasoning.models import Source, SubQuery
 
 
-def test_docs_hits_keep_path_url_chunk_and_document_length() -> None:
+def test_docs_hits_keep_path_url_chunk_and_document_length_and_are_keyed_by_document() -> None:
     hits = {
         "results": [
             {
@@ -36,7 +36,7 @@ def test_docs_hits_keep_path_url_chunk_and_document_length() -> None:
     [fields] = to_sources("docs", "search_documents", hits)
     assert fields["path"] == "/notes/tides.md" and fields["url"] is None
     assert fields["chunk_id"] == "d1:0002" and fields["word_count"] == 2400
-    assert source_key(fields) == "d1:0002"
+    assert source_key(fields) == "d1"  # one source per document, not per chunk
 
 
 def test_web_results_are_keyed_by_url() -> None:
@@ -112,3 +112,11 @@ def test_unannotated_tools_with_a_write_verb_are_never_taken_for_a_search() -> N
 def test_a_tool_its_server_says_writes_is_not_used_even_if_named_search() -> None:
     tool = _tool("search", read_only=False).model_copy(update={"declares_writes": True})
     assert generic_search_tool([tool]) is None
+
+
+def test_a_document_marked_as_a_proposal_scores_lower_and_says_why() -> None:
+    plain = Source(id="S1", server="docs", tool="search_documents", title="A", text="x")
+    marked = plain.model_copy(update={"status": "proposal"})
+    today = date(2026, 1, 1)
+    assert scored(marked, today).score < scored(plain, today).score
+    assert "proposal" in (marked.score_breakdown.domain_reason if marked.score_breakdown else "")

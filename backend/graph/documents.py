@@ -1,0 +1,105 @@
+"""One source per document: the chunks of a document retrieved in a run become one Source.
+
+A document store returns chunks; a reader wants documents. Chunks of the same document are
+kept in chunk order and joined, an adjacent chunk's overlap with the one before it given once,
+so every sentence of the joined text is a verbatim slice of what was retrieved and a quote
+can be checked against it. Chunks that are not adjacent are joined with a blank line (a block
+break, so no sentence runs across the gap).
+
+A document's status (draft, proposal, deprecated, superseded) comes from its metadata when the
+store gives one, else from a status line near its start ("Status: Draft", "**Status**: Proposal").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from backend.reasoning.models import DocumentStatus
+
+MIN_OVERLAP_WORDS: Final = 3
+MAX_OVERLAP_WORDS: Final = 200
+_CHUNK_NUMBER: Final = re.compile(r":(\d+)$")
+_STATUS_WORDS: Final[dict[str, DocumentStatus]] = {
+    "draft": "draft",
+    "proposal": "proposal",
+    "proposed": "proposal",
+    "deprecated": "deprecated",
+    "superseded": "superseded",
+    "obsolete": "superseded",
+    "withdrawn": "superseded",
+    "rejected": "proposal",
+}
+_STATUS_LINE: Final = re.compile(
+    r"^\W{0,4}status\W{0,4}\s*[:|]\s*\W{0,4}(?P<word>[a-z]+)", re.IGNORECASE | re.MULTILINE
+)
+_HEAD_CHARS: Final = 600
+
+
+def chunk_number(chunk_id: str | None) -> int | None:
+    """The position of a chunk in its document ("d1:0002" → 2), when the id says it."""
+    match = _CHUNK_NUMBER.search(chunk_id or "")
+    return int(match.group(1)) if match else None
+
+
+def join_chunks(chunk_ids: list[str], texts: list[str]) -> str:
+    """The chunks' texts in order, an adjacent pair's overlap once."""
+    joined = ""
+    previous: int | None = None
+    for chunk_id, text in zip(chunk_ids, texts, strict=True):
+        number = chunk_number(chunk_id)
+        if not joined:
+            joined = text
+        elif previous is not None and number == previous + 1:
+            joined += _after_overlap(joined, text)
+        else:
+            joined += "\n\n" + text
+        previous = number
+    return joined
+
+
+def _after_overlap(left: str, right: str) -> str:
+    """``right`` without the words it repeats from the end of ``left`` (with a separator)."""
+    tail = left.split()[-MAX_OVERLAP_WORDS:]
+    head = right.split()[:MAX_OVERLAP_WORDS]
+    for size in range(min(len(tail), len(head)), MIN_OVERLAP_WORDS - 1, -1):
+        if tail[-size:] == head[:size]:
+            return _after_words(right, size)
+    return "\n\n" + right
+
+
+def _after_words(text: str, count: int) -> str:
+    """``text`` after its first ``count`` whitespace-separated words, with the whitespace
+    that followed them (a line or paragraph break stays one)."""
+    matches = list(re.finditer(r"\S+", text))
+    return text[matches[count - 1].end() :] if count <= len(matches) else ""
+
+
+def add_chunk(source: dict[str, Any], chunk_id: str, text: str) -> bool:
+    """Add a retrieved chunk to a document's source (in chunk order); False if it was there."""
+    ids: list[str] = list(source.get("chunk_ids") or [])
+    chunks: list[str] = list(source.get("chunks") or [])
+    if chunk_id in ids:
+        return False
+    ids.append(chunk_id)
+    chunks.append(text)
+    order = sorted(range(len(ids)), key=lambda i: (chunk_number(ids[i]) or 0, ids[i]))
+    source["chunk_ids"] = [ids[i] for i in order]
+    source["chunks"] = [chunks[i] for i in order]
+    source["text"] = join_chunks(source["chunk_ids"], source["chunks"])
+    return True
+
+
+def document_status(metadata: dict[str, Any], text: str) -> DocumentStatus | None:
+    """Draft, proposal, deprecated or superseded, from metadata or a status line at the top."""
+    for key in ("status", "state", "stage"):
+        value = metadata.get(key)
+        if isinstance(value, str) and value.strip().lower() in _STATUS_WORDS:
+            return _STATUS_WORDS[value.strip().lower()]
+    for key in ("draft", "deprecated", "superseded"):
+        if metadata.get(key) in (True, "true", "True", "yes"):
+            return _STATUS_WORDS[key]
+    match = _STATUS_LINE.search(text[:_HEAD_CHARS])
+    if match:
+        return _STATUS_WORDS.get(match.group("word").lower())
+    return None
