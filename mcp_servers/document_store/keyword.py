@@ -68,7 +68,9 @@ class KeywordIndex:
                     self._retriever = retriever
                 else:
                     self._retriever = None
-                self._count = len(ids)
+                # The collection's count, not the chunks loaded: versions being written or
+                # left over are stored but not indexed, and must not look like a change.
+                self._count = current_count
                 self._dirty = False
             return self._chunks
 

@@ -24,6 +24,8 @@ RESERVED_KEYS = frozenset(
         "doc_word_count",
         "content_hash",
         "ingested_at",
+        "revision",
+        "revision_chunks",
     }
 )
 DATE_KEYS = ("date_from", "date_to")

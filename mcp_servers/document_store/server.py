@@ -59,13 +59,9 @@ class _LazyStore:
 
 
 def _chunks_of(store: DocumentStore, doc_id: str) -> tuple[dict[str, Any], list[ChunkOut]]:
-    found = store.collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
-    if not found["ids"]:
+    rows = store.document(doc_id)
+    if not rows:
         raise ToolError(f"no document with doc_id {doc_id!r}; list_documents shows the ids")
-    rows = sorted(
-        zip(found["ids"], found["documents"], found["metadatas"], strict=True),
-        key=lambda row: int(row[2]["chunk_index"]),
-    )
     chunks = [
         ChunkOut(
             chunk_id=cid, index=int(m["chunk_index"]), section=str(m.get("section", "")), text=text
@@ -246,15 +242,17 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
     @server.tool(annotations=READ_ONLY)
     def get_context(
         chunk_id: Annotated[
-            str, Field(min_length=3, max_length=250, description="e.g. 'abc123:0004'")
+            str,
+            Field(min_length=3, max_length=250, description="A chunk_id from a search result."),
         ],
         window: Annotated[int, Field(ge=0, le=10, description="Chunks on each side.")] = 1,
     ) -> ContextWindow:
         """A chunk with its neighbouring chunks from the same document."""
-        doc_id, sep, _ = chunk_id.rpartition(":")
-        if not sep:
-            raise ToolError(f"{chunk_id!r} is not a chunk id; they look like '<doc_id>:0003'")
-        meta, chunks = _chunks_of(lazy.get(), doc_id)
+        store = lazy.get()
+        doc_id = store.doc_id_of(chunk_id)
+        if doc_id is None:
+            raise ToolError(f"no chunk {chunk_id!r}; search_documents returns chunk ids")
+        meta, chunks = _chunks_of(store, doc_id)
         positions = [n for n, c in enumerate(chunks) if c.chunk_id == chunk_id]
         if not positions:
             raise ToolError(f"document {doc_id!r} has no chunk {chunk_id!r}")

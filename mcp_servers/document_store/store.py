@@ -9,7 +9,9 @@ is never used.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlparse
@@ -23,6 +25,14 @@ from mcp_servers.document_store.embeddings import Embedder, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text, make_doc_id
 from mcp_servers.document_store.keyword import KeywordIndex
 from mcp_servers.document_store.models import IngestResult, IngestStatus, SearchHit, SearchMode
+from mcp_servers.document_store.revisions import (
+    REVISION,
+    REVISION_CHUNKS,
+    chunk_id,
+    next_revision,
+    read_revisions,
+    revision_of,
+)
 from mcp_servers.document_store.search import (
     RESERVED_KEYS,
     FilterValue,
@@ -32,12 +42,32 @@ from mcp_servers.document_store.search import (
     matches,
 )
 
-_ADD_BATCH = 1000  # below Chroma's max batch size
+ADD_BATCH = 1000  # below Chroma's max batch size
 _LOOKUP_BATCH = 500
 
 
 class StoreError(RuntimeError):
     """The store cannot do what was asked, with what to do about it."""
+
+
+@dataclass
+class _Pending:
+    """A document to write: its id, what its ingestion will report, the revision to pass."""
+
+    doc: Document
+    doc_id: str
+    status: IngestStatus
+    after: int
+
+
+@dataclass
+class _Row:
+    """One chunk ready to embed and add."""
+
+    chunk_id: str
+    text: str
+    context: str
+    metadata: dict[str, Any]
 
 
 def make_chroma_client(settings: Settings) -> Any:
@@ -60,8 +90,15 @@ def make_chroma_client(settings: Settings) -> Any:
 class DocumentStore:
     """Chunks, vectors and a keyword index for one collection."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None = None, client: Any = None):
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        client: Any = None,
+        add_batch: int = ADD_BATCH,
+    ):
         self.settings = settings
+        self.add_batch = add_batch
         self.embedder = embedder or make_embedder(
             settings.embedder,
             batch_size=settings.embed_batch_size,
@@ -85,10 +122,34 @@ class DocumentStore:
                 "another MARSA_COLLECTION and re-ingest"
             )
         self._write_lock = threading.Lock()
+        self._hidden: list[int] = []  # revisions stored but not shown, as of the last load
         self.keyword = KeywordIndex(self._load_all)
 
     # --- reading the whole collection (for BM25 and listings) -----------------
     def _load_all(self) -> tuple[list[str], list[str], list[dict[str, Any]], np.ndarray]:
+        """The shown chunks of the collection; leftovers of replaced or abandoned versions
+        that turn up on the way are removed."""
+        ids, texts, metas, matrix = self._read_everything()
+        revisions = read_revisions(metas)
+        now = time.time_ns()
+        shown = [n for n, meta in enumerate(metas) if revisions.shows(meta)]
+        hidden = [n for n, meta in enumerate(metas) if not revisions.shows(meta)]
+        # Removing only versions older than the shown one (or long abandoned) is safe even
+        # while an ingestion runs: the version it writes is newer and not yet complete.
+        gone = {n for n in hidden if revisions.leftovers(metas[n], now)}
+        if gone:
+            self._remove([ids[n] for n in sorted(gone)])
+        self._hidden = sorted({revision_of(metas[n]) for n in hidden if n not in gone})
+        if len(shown) == len(ids):
+            return ids, texts, metas, matrix
+        return (
+            [ids[n] for n in shown],
+            [texts[n] for n in shown],
+            [metas[n] for n in shown],
+            matrix[shown] if len(matrix) else matrix,
+        )
+
+    def _read_everything(self) -> tuple[list[str], list[str], list[dict[str, Any]], np.ndarray]:
         # Vectors are kept in memory too (1.5 KB a chunk) so hybrid search can score a
         # keyword-only candidate semantically without another round trip to Chroma.
         ids: list[str] = []
@@ -123,12 +184,18 @@ class DocumentStore:
     def ingest(
         self, documents: Iterable[Document], progress: Callable[[int, int], None] | None = None
     ) -> list[IngestResult]:
-        """Chunk, embed and store documents; unchanged ones are skipped, changed ones replaced."""
+        """Chunk, embed and store documents; unchanged ones are skipped, changed ones replaced.
+
+        A replaced document keeps its old version visible until the new one is stored whole
+        (``revisions``): stopped at any point, the store still shows the old version, and
+        the next ingestion of the document finishes the job and clears what was left.
+        """
         documents = list(documents)
         results: list[IngestResult] = []
-        pending: list[tuple[Document, str, IngestStatus]] = []  # (doc, doc_id, status)
+        pending: list[_Pending] = []
+        stale: list[str] = []  # every stored chunk of the documents being written
         with self._write_lock:
-            seen: dict[str, str] = {}  # content hash -> doc_id, stored or added in this call
+            seen: dict[str, str] = {}  # content hash -> doc_id, shown or added in this call
             queued: dict[str, int] = {}  # doc_id -> its place in pending
             for start in range(0, len(documents), _LOOKUP_BATCH):
                 batch = documents[start : start + _LOOKUP_BATCH]
@@ -140,21 +207,30 @@ class DocumentStore:
                     )
                     for doc in batch
                 ]
-                # One lookup per batch, not two per document: Chroma's metadata queries cost
-                # tens of milliseconds each, which would rival the embedding itself.
-                stored = self.collection.get(
+                # Two lookups per batch, not two per document: Chroma's metadata queries cost
+                # tens of milliseconds each, which would rival the embedding itself. The
+                # second reads every chunk of the documents concerned, because only all of
+                # them together say which version of each is complete and shown.
+                same = self.collection.get(
                     where={"content_hash": {"$in": sorted({h for _, _, h in keyed})}},
                     include=["metadatas"],
                 )
-                for meta in stored["metadatas"] or []:
-                    seen.setdefault(str(meta["content_hash"]), str(meta["doc_id"]))
-                old = self.collection.get(
-                    where={"doc_id": {"$in": sorted({d for _, d, _ in keyed})}},
-                    include=["metadatas"],
+                doc_ids = {d for _, d, _ in keyed} | {
+                    str(m["doc_id"]) for m in same["metadatas"] or []
+                }
+                stored = self.collection.get(
+                    where={"doc_id": {"$in": sorted(doc_ids)}}, include=["metadatas"]
                 )
-                old_chunks: dict[str, list[str]] = {}
-                for chunk_id, meta in zip(old["ids"], old["metadatas"] or [], strict=True):
-                    old_chunks.setdefault(str(meta["doc_id"]), []).append(chunk_id)
+                metas = stored["metadatas"] or []
+                revisions = read_revisions(metas)
+                chunks_of: dict[str, list[str]] = {}
+                newest: dict[str, int] = {}
+                for cid, meta in zip(stored["ids"], metas, strict=True):
+                    doc_id = str(meta["doc_id"])
+                    chunks_of.setdefault(doc_id, []).append(cid)
+                    newest[doc_id] = max(newest.get(doc_id, 0), revision_of(meta))
+                    if revisions.shows(meta):
+                        seen.setdefault(str(meta["content_hash"]), doc_id)
                 for doc, doc_id, digest in keyed:
                     if digest in seen:
                         results.append(
@@ -168,33 +244,40 @@ class DocumentStore:
                         )
                         continue
                     seen[digest] = doc_id
-                    stale = old_chunks.pop(doc_id, [])
-                    if stale:
-                        self.collection.delete(ids=stale)
+                    stale.extend(chunks_of.pop(doc_id, []))
                     if doc_id in queued:  # a newer version of a document earlier in this call
-                        pending[queued[doc_id]] = (doc, doc_id, pending[queued[doc_id]][2])
+                        earlier = pending[queued[doc_id]]
+                        pending[queued[doc_id]] = _Pending(
+                            doc, doc_id, earlier.status, earlier.after
+                        )
                         continue
                     queued[doc_id] = len(pending)
-                    pending.append((doc, doc_id, "replaced" if stale else "added"))
-            results.extend(self._add(pending, progress))
-            self.keyword.mark_dirty()
+                    status: IngestStatus = "replaced" if doc_id in revisions.visible else "added"
+                    pending.append(_Pending(doc, doc_id, status, newest.get(doc_id, 0)))
+            try:
+                results.extend(self._write(pending, progress))
+                # Only now is every new version whole: the old ones (and any leftovers of an
+                # earlier attempt) can go.
+                self._remove(stale)
+            finally:
+                self.keyword.mark_dirty()
         return results
 
-    def _add(
-        self,
-        pending: list[tuple[Document, str, IngestStatus]],
-        progress: Callable[[int, int], None] | None,
+    def _write(
+        self, pending: list[_Pending], progress: Callable[[int, int], None] | None
     ) -> list[IngestResult]:
-        ids: list[str] = []
-        texts: list[str] = []
-        contexts: list[str] = []
-        metas: list[dict[str, Any]] = []
+        """Store each pending document as a new revision, its chunk 0 last of all."""
+        rows: list[_Row] = []
+        markers: list[_Row] = []
         results = []
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        for doc, doc_id, status in pending:
+        revision = 0
+        for item in pending:
+            doc, doc_id = item.doc, item.doc_id
             chunks = chunk_text(doc.content, self.settings.chunk_words, self.settings.chunk_overlap)
             if not chunks:
                 continue
+            revision = next_revision([item.after, revision])
             base: dict[str, Any] = {k: v for k, v in doc.metadata.items() if k not in RESERVED_KEYS}
             base.update(
                 doc_id=doc_id,
@@ -204,6 +287,7 @@ class DocumentStore:
                 doc_word_count=sum(c.word_count for c in chunks),
                 content_hash=doc.content_hash(),
                 ingested_at=now,
+                revision=revision,
             )
             if doc.source_url:
                 base["source_url"] = doc.source_url
@@ -211,51 +295,91 @@ class DocumentStore:
                 base["published_date"] = doc.published_date
                 base["published_ts"] = date_ordinal(doc.published_date)
             for chunk in chunks:
-                ids.append(f"{doc_id}:{chunk.index:04d}")
-                texts.append(chunk.text)
-                contexts.append(
+                meta = {
+                    **base,
+                    "section": chunk.section,
+                    "chunk_index": chunk.index,
+                    "word_count": chunk.word_count,
+                }
+                context = (
                     f"{doc.title}. {chunk.section}\n{chunk.text}"
                     if chunk.section
                     else f"{doc.title}.\n{chunk.text}"
                 )
-                metas.append(
-                    {
-                        **base,
-                        "section": chunk.section,
-                        "chunk_index": chunk.index,
-                        "word_count": chunk.word_count,
-                    }
-                )
+                row = _Row(chunk_id(doc_id, revision, chunk.index), chunk.text, context, meta)
+                if chunk.index == 0:
+                    meta[REVISION_CHUNKS] = len(chunks)  # the completion mark
+                    markers.append(row)
+                else:
+                    rows.append(row)
             results.append(
                 IngestResult(
                     doc_id=doc_id,
                     title=doc.title,
                     source=doc.source,
-                    status=status,
+                    status=item.status,
                     chunks=len(chunks),
                 )
             )
-        for start in range(0, len(ids), _ADD_BATCH):
-            end = start + _ADD_BATCH
-            vectors = self.embedder.embed(contexts[start:end])
-            self.collection.add(
-                ids=ids[start:end],
-                documents=texts[start:end],
-                metadatas=metas[start:end],
-                embeddings=vectors,
-            )
-            if progress:
-                progress(min(end, len(ids)), len(ids))
+        # Every chunk 0 after every other chunk: a revision whose chunk 0 is stored is whole,
+        # without a second write per chunk or per document to say so.
+        rows.extend(markers)
+        written = 0
+        try:
+            for start in range(0, len(rows), self.add_batch):
+                part = rows[start : start + self.add_batch]
+                vectors = self.embedder.embed([r.context for r in part])
+                self.collection.add(
+                    ids=[r.chunk_id for r in part],
+                    documents=[r.text for r in part],
+                    metadatas=[r.metadata for r in part],
+                    embeddings=vectors,
+                )
+                written = start + len(part)
+                if progress:
+                    progress(written, len(rows))
+        except Exception as exc:
+            # The unfinished revisions are hidden either way; removing them now saves the
+            # space, and if that fails too the next ingestion or opening removes them.
+            try:
+                self._remove([r.chunk_id for r in rows[:written]])
+            except Exception as cleanup:
+                exc.add_note(f"leftover chunks of the unfinished version stay hidden: {cleanup}")
+            raise
         return results
 
+    def _remove(self, chunk_ids: list[str]) -> None:
+        for start in range(0, len(chunk_ids), self.add_batch):
+            self.collection.delete(ids=chunk_ids[start : start + self.add_batch])
+
     def delete(self, doc_id: str) -> int:
-        """Remove a document's chunks; returns how many were removed."""
+        """Remove every version of a document; returns how many chunks were shown."""
         with self._write_lock:
-            old = self.collection.get(where={"doc_id": doc_id}, include=[])
-            if old["ids"]:
-                self.collection.delete(ids=old["ids"])
+            old = self.collection.get(where={"doc_id": doc_id}, include=["metadatas"])
+            metas = old["metadatas"] or []
+            revisions = read_revisions(metas)
+            self._remove(list(old["ids"]))
             self.keyword.mark_dirty()
-        return len(old["ids"])
+        return sum(1 for meta in metas if revisions.shows(meta))
+
+    # --- reading one document -----------------------------------------------------
+    def document(self, doc_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+        """The shown version of a document as (chunk_id, text, metadata), in order; [] if none."""
+        found = self.collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+        metas = [dict(m) for m in found["metadatas"] or []]
+        revisions = read_revisions(metas)
+        rows = [
+            (cid, text, meta)
+            for cid, text, meta in zip(found["ids"], found["documents"] or [], metas, strict=True)
+            if revisions.shows(meta)
+        ]
+        return sorted(rows, key=lambda row: int(row[2]["chunk_index"]))
+
+    def doc_id_of(self, chunk_id: str) -> str | None:
+        """The document a chunk id belongs to, or None when no such chunk is stored."""
+        found = self.collection.get(ids=[chunk_id], include=["metadatas"])
+        metas = found["metadatas"] or []
+        return str(metas[0]["doc_id"]) if metas else None
 
     # --- searching ------------------------------------------------------------
     def search(
@@ -276,7 +400,7 @@ class DocumentStore:
         keyword: dict[str, float] = {}
         qvec = self.embedder.embed([query])[0] if mode != "keyword" else None
         if qvec is not None:
-            semantic = self._semantic(qvec, pool, where)
+            semantic = self._semantic(qvec, pool, where, indexed)
         if mode in ("keyword", "hybrid"):
             keyword = self._keyword(query, pool, where, indexed)
         if mode == "semantic":
@@ -293,14 +417,20 @@ class DocumentStore:
         ]
 
     def _semantic(
-        self, qvec: np.ndarray, pool: int, where: dict[str, Any] | None
+        self, qvec: np.ndarray, pool: int, where: dict[str, Any] | None, indexed: Any
     ) -> dict[str, float]:
+        hidden = list(self._hidden)
+        if hidden:  # versions being written, or cut short: they must not fill the pool
+            shown_only = {REVISION: {"$nin": hidden}}
+            where = {"$and": [where, shown_only]} if where else shown_only
         found = self.collection.query(
             query_embeddings=qvec[None, :], n_results=pool, where=where, include=["distances"]
         )
+        # A chunk written since the index was loaded is not in it, nor ready to be shown.
         return {
             cid: 1.0 - float(d)
             for cid, d in zip(found["ids"][0], found["distances"][0], strict=True)
+            if cid in indexed.position
         }
 
     def _keyword(

@@ -193,7 +193,8 @@ async def test_get_context_returns_the_neighbouring_chunks(settings: Settings) -
     )
     async with Client(create_server(settings)) as client:
         added = await call(client, "ingest_document", title="Long", content=long_text)
-        center = f"{added['doc_id']}:0003"
+        whole = await call(client, "get_document", doc_id=added["doc_id"])
+        center = whole["chunks"][3]["chunk_id"]
         window = await call(client, "get_context", chunk_id=center, window=1)
         assert [c["index"] for c in window["chunks"]] == [2, 3, 4]
         with pytest.raises(ToolError, match="no chunk"):
