@@ -296,6 +296,10 @@ def eval_hotpotqa(
     data_dir: Annotated[
         Path | None, typer.Option(help="Store to build (default: a temp dir)")
     ] = None,
+    details: Annotated[
+        Path | None,
+        typer.Option(dir_okay=False, help="Write each question's answer and report here (JSONL)"),
+    ] = None,
 ) -> None:
     """Multi-hop research quality of the whole graph; one JSON object on stdout."""
     from backend.evals.hotpotqa import run
@@ -303,7 +307,37 @@ def eval_hotpotqa(
 
     with tempfile.TemporaryDirectory(prefix="marsa-hotpot-") as tmp:
         settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
-        report = asyncio.run(run(data, limit, settings, OfflineEngine))
+        report = asyncio.run(run(data, limit, settings, OfflineEngine, details=details))
+    sys.stdout.write(json.dumps(report) + "\n")
+
+
+@eval_app.command("qa")
+def eval_qa(
+    corpus: Annotated[Path, typer.Option(exists=True, file_okay=False, help="Folder to ask")],
+    questions: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="Questions (JSONL)")],
+    details: Annotated[
+        Path | None,
+        typer.Option(dir_okay=False, help="Write each question's answer and report here (JSONL)"),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Ask only the first N questions")] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(help="Store to use; one that already holds the folder is not re-embedded"),
+    ] = None,
+) -> None:
+    """Questions over a documentation folder, scored on the direct answer; JSON on stdout."""
+    from backend.evals.qa import CorpusError, QuestionFileError, run
+    from backend.reasoning.offline.engine import OfflineEngine
+
+    with tempfile.TemporaryDirectory(prefix="marsa-qa-") as tmp:
+        settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
+        try:
+            report = asyncio.run(
+                run(corpus, questions, settings, OfflineEngine, limit=limit, details=details)
+            )
+        except (QuestionFileError, CorpusError) as exc:
+            err.print(f"[red]error:[/] {exc}")
+            raise typer.Exit(2) from exc
     sys.stdout.write(json.dumps(report) + "\n")
 
 

@@ -438,6 +438,7 @@ class RunManager:
                 plan=state.get("plan"),
                 sub_queries=state.get("sub_queries", []),
                 answer=state.get("answer") or None,
+                answer_found=result.get("answer_found"),
                 error="; ".join([*state.get("errors", []), *filter(None, [live.write_error])])
                 if status == "failed"
                 else None,

@@ -85,6 +85,11 @@ class RunSummary(BaseModel):
     updated_at: str
     options: RunOptions
     answer: str | None = None
+    answer_found: bool | None = Field(
+        default=None,
+        description="False when the sources do not answer the question or contradict its "
+        "premise (the answer then says so); None until the run has a result.",
+    )
 
     @classmethod
     def of(cls, record: RunRecord) -> RunSummary:
@@ -96,6 +101,7 @@ class RunSummary(BaseModel):
             updated_at=record.updated_at,
             options=RunOptions(**record.options),
             answer=record.answer,
+            answer_found=record.answer_found,
         )
 
 

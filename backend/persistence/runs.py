@@ -28,6 +28,7 @@ runs_table = sa.Table(
     sa.Column("sub_queries", sa.JSON, nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("answer", sa.Text, nullable=True),
+    sa.Column("answer_found", sa.Boolean, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
     sa.Column("elapsed_ms", sa.Float, nullable=False, default=0.0),
 )
@@ -71,6 +72,8 @@ class RunRecord:
     sub_queries: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     answer: str | None = None
+    answer_found: bool | None = None
+    """Whether the sources answered the question; None until the run has a result."""
     error: str | None = None
     elapsed_ms: float = 0.0
 
@@ -88,9 +91,20 @@ def _record(row: sa.Row[Any]) -> RunRecord:
         sub_queries=m["sub_queries"] or [],
         result=m["result"],
         answer=m["answer"],
+        answer_found=m["answer_found"],
         error=m["error"],
         elapsed_ms=m["elapsed_ms"] or 0.0,
     )
+
+
+def _add_missing_columns(conn: sa.Connection) -> None:
+    """Columns added to ``marsa_runs`` after a database was made (create_all only makes
+    missing tables): added empty, so older runs read as not known."""
+    present = {c["name"] for c in sa.inspect(conn).get_columns(runs_table.name)}
+    for column in runs_table.columns:
+        if column.name not in present and column.nullable:
+            kind = column.type.compile(dialect=conn.dialect)
+            conn.execute(sa.text(f"ALTER TABLE {runs_table.name} ADD COLUMN {column.name} {kind}"))
 
 
 def _like_escape(text: str) -> str:
@@ -123,6 +137,7 @@ class RunStore:
 
         async with self.engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
+            await conn.run_sync(_add_missing_columns)
 
     async def close(self) -> None:
         """Release the connections."""
@@ -157,6 +172,33 @@ class RunStore:
             created_at=stamp,
             updated_at=stamp,
         )
+
+    async def add_finished(self, record: RunRecord, events: list[TraceEvent]) -> None:
+        """Keep a run made elsewhere (``marsa research``) with its events, all at once: it
+        is never seen half-written, and never as going on (a starting API marks runs that
+        are going on as interrupted)."""
+        values = {
+            "id": record.id,
+            "query": record.query,
+            "status": record.status,
+            "options": record.options,
+            "created_at": record.created_at,
+            "updated_at": record.updated_at,
+            "plan": record.plan,
+            "sub_queries": record.sub_queries,
+            "result": record.result,
+            "answer": record.answer,
+            "answer_found": record.answer_found,
+            "error": record.error,
+            "elapsed_ms": record.elapsed_ms,
+        }
+        rows = [
+            {"run_id": e.run_id, "seq": e.seq, "event": e.model_dump(mode="json")} for e in events
+        ]
+        async with self._engine().begin() as conn:
+            await conn.execute(runs_table.insert().values(**values))
+            if rows:
+                await conn.execute(events_table.insert(), rows)
 
     async def update(self, run_id: str, **values: Any) -> None:
         """Change some columns of a run (updated_at follows)."""

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from backend.config import Settings
-from backend.persistence import RUN_ID_PATTERN, RunStore, database_target, new_run_id
+from backend.persistence import (
+    RUN_ID_PATTERN,
+    RunRecord,
+    RunStore,
+    database_target,
+    new_run_id,
+)
 from backend.persistence.database import DatabaseURLError
 from backend.trace import Tracer
 
@@ -58,3 +65,54 @@ def test_new_run_ids_look_like_what_the_api_accepts() -> None:
     ids = {new_run_id() for _ in range(50)}
     assert len(ids) == 50
     assert all(re.fullmatch(RUN_ID_PATTERN, run_id) for run_id in ids)
+
+
+async def test_a_database_made_before_answer_found_gains_the_column_and_keeps_its_runs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:  # marsa_runs as it was before answer_found
+        conn.execute(
+            "CREATE TABLE marsa_runs (id VARCHAR(32) PRIMARY KEY, query TEXT NOT NULL, "
+            "status VARCHAR(32) NOT NULL, options JSON NOT NULL, created_at VARCHAR(40) NOT NULL, "
+            "updated_at VARCHAR(40) NOT NULL, plan JSON, sub_queries JSON, result JSON, "
+            "answer TEXT, error TEXT, elapsed_ms FLOAT NOT NULL)"
+        )
+        conn.execute(
+            "INSERT INTO marsa_runs VALUES ('0123456789ab', 'old question', 'done', '{}', "
+            "'2026-01-01', '2026-01-01', NULL, NULL, NULL, 'old answer', NULL, 5.0)"
+        )
+    store = RunStore(database_target(Settings(database_url=f"sqlite:///{path}")))
+    await store.open()
+    try:
+        old = await store.get("0123456789ab")
+        assert old is not None and old.answer == "old answer" and old.answer_found is None
+        await store.update("0123456789ab", answer_found=False)
+        again = await store.get("0123456789ab")
+        assert again is not None and again.answer_found is False
+    finally:
+        await store.close()
+
+
+async def test_a_finished_run_is_added_with_its_events_in_one_go(tmp_path: Path) -> None:
+    store = RunStore(database_target(Settings(database_url=f"sqlite:///{tmp_path / 'r.db'}")))
+    await store.open()
+    try:
+        tracer = Tracer(new_run_id())
+        events = [tracer.emit("run", "info", f"e{i}") for i in range(3)]
+        record = RunRecord(
+            id=tracer.run_id,
+            query="q",
+            status="done",
+            options={"sources": ["docs"]},
+            created_at="2026-01-01T00:00:00",
+            updated_at="2026-01-01T00:00:01",
+            result={"report": "r", "answer_found": False},
+            answer="a",
+            answer_found=False,
+        )
+        await store.add_finished(record, events)
+        assert await store.get(tracer.run_id) == record
+        assert await store.events(tracer.run_id) == events
+    finally:
+        await store.close()

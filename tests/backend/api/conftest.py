@@ -165,8 +165,11 @@ def fresh_postgres() -> Iterator[str]:
 
 
 @contextmanager
-def api_server(home: Path, database_url: str | None = None, **settings: str) -> Iterator[ApiServer]:
-    """`marsa serve` on a free port with the data directory ``home`` (reused on restart)."""
+def api_server(
+    home: Path, database_url: str | None = None, module: str = "backend.cli", **settings: str
+) -> Iterator[ApiServer]:
+    """`marsa serve` on a free port with the data directory ``home`` (reused on restart);
+    ``module`` is the command's module (a test's own, to run with a scripted engine)."""
     home.mkdir(parents=True, exist_ok=True)
     config, gate = gate_mcp_config(home)
     port = free_port()
@@ -177,7 +180,7 @@ def api_server(home: Path, database_url: str | None = None, **settings: str) -> 
         **({"database_url": database_url} if database_url else {}),
         **settings,
     )
-    command = [sys.executable, "-m", "backend.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", module, "serve", "--port", str(port)]
     url = f"http://127.0.0.1:{port}"
     headers = {}
     if "api_token" in settings:

@@ -41,7 +41,7 @@ def test_a_run_goes_from_post_to_its_final_event_with_a_cited_report(
         assert stream.events[-1] == {"event": "end", "id": None, "data": {"status": "done"}}
 
         detail = server.client.get(f"/api/research/{run['id']}").json()
-    assert detail["status"] == "done" and detail["answer"]
+    assert detail["status"] == "done" and detail["answer"] and detail["answer_found"] is True
     assert "full moon" in detail["report"]
     sources = {s["id"]: s for s in detail["sources"]}
     for source in sources.values():
@@ -52,6 +52,20 @@ def test_a_run_goes_from_post_to_its_final_event_with_a_cited_report(
         assert f'href="#src-{citation["source_id"]}"' in detail["report_html"]
     assert {c["verdict"] for c in detail["claims"]} <= {"supported", "contradicted", "unverifiable"}
     assert set(detail["timings"]) >= AGENTS | {"total"}
+
+
+def test_a_run_the_sources_do_not_answer_says_so_in_its_detail_and_in_the_history(
+    tmp_path: Path, database_url: str
+) -> None:
+    module = "tests.backend.api.no_answer_serve"
+    with api_server(tmp_path / "home", database_url, module=module) as server:
+        ingest_corpus(server)
+        run = server.research("What is the boiling point of mercury?")
+        detail = server.wait_status(run["id"], {"done", "failed"})
+        history = server.client.get("/api/research").json()["items"]
+    assert detail["status"] == "done" and detail["engine"] == "no-answer"
+    assert detail["answer_found"] is False and detail["answer"] == "The sources do not say."
+    assert [(item["id"], item["answer_found"]) for item in history] == [(run["id"], False)]
 
 
 def test_reconnecting_with_last_event_id_replays_only_the_missed_events(
@@ -254,6 +268,22 @@ def test_reports_export_as_markdown_json_and_pdf(shared_server: ApiServer) -> No
     assert pdf.headers["content-type"] == "application/pdf"
     assert pdf.content.startswith(b"%PDF-") and len(pdf.content) > 1000
     assert 'attachment; filename="marsa-' in pdf.headers["content-disposition"]
+
+
+def test_the_markdown_export_carries_a_documents_script_tag_as_text(tmp_path: Path) -> None:
+    hostile = {
+        "title": "Tide tables",
+        "content": "# Tide tables\n\nSpring tides <script>alert(1)</script> come a day or two "
+        "after the full moon, the tide tables say.",
+    }
+    with api_server(tmp_path / "home") as server:
+        assert server.client.post("/api/documents", json=hostile).status_code == 201
+        run = server.research("When do spring tides come after the full moon?")
+        done = server.wait_status(run["id"], {"done"})
+        markdown = server.client.get(f"/api/research/{run['id']}/report.md").text
+    assert "<script>alert(1)</script>" in done["report"]  # the report quotes the document
+    assert "<script" not in markdown and "&lt;script>alert(1)&lt;/script>" in markdown
+    assert "## Answer" in markdown and "[1]" in markdown
 
 
 def test_bad_requests_get_a_message_a_person_can_act_on(shared_server: ApiServer) -> None:
