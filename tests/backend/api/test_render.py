@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from markdown_it import MarkdownIt
+
 from backend.api.export import report_markdown, report_pdf
 from backend.api.render import report_html
 
@@ -38,3 +40,32 @@ def test_the_pdf_export_holds_every_page_of_a_long_report() -> None:
     pages = re.search(rb"/Count (\d+)", pdf)
     assert pdf.startswith(b"%PDF-") and pages is not None and int(pages.group(1)) >= 3
     assert report_markdown({**run, "report": body}).startswith("# Tides — ünïcode?\n")
+
+
+def naive_viewer(markdown: str) -> str:
+    """What a Markdown viewer that passes HTML through and links any URL would show."""
+    viewer = MarkdownIt("commonmark", {"html": True})
+    viewer.validateLink = lambda url: True  # type: ignore[method-assign]
+    return viewer.render(markdown)
+
+
+def test_the_markdown_export_shows_raw_html_as_text_and_keeps_the_markdown() -> None:
+    body = (
+        "## Answer\n\nBores <script>alert(1)</script> come with the tide [1]. "
+        "<img src=x onerror=alert(2)> and 3 < 4.\n\n## Sources\n\n1. Bores — https://e.org/b\n"
+    )
+    run = {"id": "r1", "query": "Bores <b>now</b>?", "status": "done", "created_at": "now"}
+    text = report_markdown({**run, "report": body})
+    html = naive_viewer(text)
+    assert "<script" not in html and "<img" not in html and "<b>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "3 &lt; 4" in html
+    assert "<h2>Answer</h2>" in html and "<li>Bores — https://e.org/b</li>" in html
+
+
+def test_the_markdown_export_turns_script_links_into_their_text() -> None:
+    body = "See [x](javascript:alert(1)), [d](data:text/html,hi) and [ok](https://e.org/a).\n"
+    run = {"id": "r1", "query": "q", "status": "done", "created_at": "now"}
+    html = naive_viewer(report_markdown({**run, "report": body}))
+    assert 'href="javascript:' not in html and 'href="data:' not in html
+    assert "[x](javascript:alert(1))" in html
+    assert '<a href="https://e.org/a">ok</a>' in html
