@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
 from backend.graph.context import ResearchContext
 from backend.graph.run import run_research
 from backend.mcp_client import SERVERS, MCPHub, ToolCallError
+from backend.persistence import RunRecord, RunStore, database_target
+from backend.persistence.database import DatabaseURLError
+from backend.persistence.runs import now_iso
 from backend.reasoning.factory import make_engine
 from backend.trace import TraceEvent, Tracer
 
@@ -52,8 +57,14 @@ async def ensure_documents(hub: MCPHub, console: Console) -> None:
         f"({len(files)} files) so there is something to research.[/]"
     )
     for file in files:
+        # As bytes: the server reads no path outside MARSA_DOCS_INGEST_ROOTS, and may be remote.
+        arguments = {
+            "filename": file.name,
+            "data_base64": base64.b64encode(file.read_bytes()).decode("ascii"),
+            "relative_path": file.relative_to(PROJECT_DOCS).as_posix(),
+        }
         try:
-            await hub.call("docs", "ingest_file", {"filename": file.name, "path": str(file)})
+            await hub.call("docs", "ingest_file", arguments)
         except ToolCallError as exc:
             console.print(f"[red]not ingested[/] {file}: {exc.message}")
 
@@ -67,8 +78,10 @@ async def research_command(
     quiet: bool,
     console: Console,
 ) -> dict[str, Any]:
-    """Run one research question end to end and return the result JSON."""
+    """Run one research question end to end, keep it in the runs database (the API's
+    history) when that can be written, and return the result JSON."""
     tracer = Tracer()
+    started = now_iso()
     if not quiet:
         tracer.subscribe(live_printer(console))
     engine = make_engine(settings, tracer)
@@ -98,7 +111,53 @@ async def research_command(
     if usage:
         result["llm_usage"] = usage
         result["llm_usage_by_node"] = engine.usage_by_node()  # type: ignore[attr-defined]
+    options = {"sources": sources, "max_iterations": max_iterations, "review_plan": False}
+    problem = await keep_run(settings, query, options, result, tracer.events, started)
+    if problem:
+        console.print(f"[yellow]This run was not kept in the history:[/] {problem}")
     return result
+
+
+async def keep_run(
+    settings: Settings,
+    query: str,
+    options: dict[str, Any],
+    result: dict[str, Any],
+    events: list[TraceEvent],
+    created_at: str,
+) -> str | None:
+    """Store a finished CLI run and its events where the API keeps its runs, so the web UI
+    lists, opens, exports and deletes it like its own. Returns why it could not, or None."""
+    status = "failed" if result.get("status") == "failed" else "done"
+    stored = {k: v for k, v in result.items() if k != "trace"}  # events go in their own table
+    record = RunRecord(
+        id=str(result["run_id"]),
+        query=query,
+        status=status,
+        options=options,
+        created_at=created_at,
+        updated_at=now_iso(),
+        plan=result.get("plan"),
+        sub_queries=result.get("sub_queries") or [],
+        result=stored,
+        answer=result.get("answer") or None,
+        answer_found=result.get("answer_found"),
+        error=("; ".join(result.get("errors") or []) or None) if status == "failed" else None,
+        elapsed_ms=float(result.get("timings", {}).get("total", 0.0)),
+    )
+    try:
+        store = RunStore(database_target(settings))
+        await store.open()
+        try:
+            await store.add_finished(record, events)
+        finally:
+            await store.close()
+    except (SQLAlchemyError, OSError, DatabaseURLError) as exc:
+        where = "MARSA_DATABASE_URL" if settings.database_url else str(settings.data_dir)
+        # The first line only: SQLAlchemy appends the statement and its (large) parameters.
+        reason = (str(exc).splitlines() or [""])[0][:300]
+        return f"the runs database ({where}) could not be written: {type(exc).__name__}: {reason}"
+    return None
 
 
 def render(result: dict[str, Any], fmt: str) -> str:

@@ -5,10 +5,34 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from tests.backend.api.conftest import api_server, read_sse
 from tests.backend.test_cli import marsa
 from tests.helpers import assert_research_result
 
 QUESTION = "How does MARSA check that the citations in its reports are real?"
+TIDES = "When do spring tides happen?"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A data directory (``home/data``, as `marsa serve` under test uses it) holding two
+    short documents about tides."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "tides.md").write_text(
+        "# Tides\n\nSpring tides happen a day or two after the full moon and the new moon, "
+        "when the sun and the moon pull in line."
+    )
+    (corpus / "almanac.md").write_text(
+        "# Almanac\n\nThe almanac lists spring tides shortly after each full moon and new moon."
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    ingested = marsa("ingest", str(corpus), data_dir=home / "data")
+    assert ingested.returncode == 0, ingested.stderr
+    return home
 
 
 def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_path: Path) -> None:
@@ -41,3 +65,42 @@ def test_max_iterations_above_the_cap_is_refused(tmp_path: Path) -> None:
     result = marsa("research", "anything", "--max-iterations", "21", data_dir=tmp_path / "data")
     assert result.returncode == 2
     assert "max-iterations" in result.stderr
+
+
+def test_a_cli_run_is_in_the_apis_history_to_open_export_and_delete(
+    home: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.json"
+    args = ("--sources", "docs", "--format", "json", "--out", str(out), "--quiet")
+    cli = marsa("research", TIDES, *args, data_dir=home / "data")
+    assert cli.returncode == 0, cli.stderr
+    assert "not kept" not in cli.stderr
+    result = json.loads(out.read_text())
+    run_id = result["run_id"]
+    with api_server(home) as server:
+        history = server.client.get("/api/research").json()["items"]
+        detail = server.client.get(f"/api/research/{run_id}").json()
+        trace = read_sse(server.client, f"/api/research/{run_id}/events").of("trace")
+        markdown = server.client.get(f"/api/research/{run_id}/report.md")
+        deleted = server.client.delete(f"/api/research/{run_id}")
+        after = server.client.get(f"/api/research/{run_id}")
+    assert [(i["id"], i["query"], i["status"]) for i in history] == [(run_id, TIDES, "done")]
+    assert history[0]["answer_found"] is result["answer_found"] is detail["answer_found"]
+    assert detail["answer"] == result["answer"] and detail["report"] == result["report"]
+    assert detail["claims"] == result["claims"] and detail["options"]["sources"] == ["docs"]
+    assert [e["data"] for e in trace] == result["trace"]
+    assert markdown.status_code == 200 and result["report"] in markdown.text
+    assert deleted.status_code == 204 and after.status_code == 404
+
+
+def test_a_cli_run_the_database_cannot_keep_still_prints_its_report(
+    home: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the database's folder should be")
+    database = {"MARSA_DATABASE_URL": f"sqlite:///{blocker / 'runs.db'}"}
+    cli = marsa("research", TIDES, "--quiet", data_dir=home / "data", extra_env=database)
+    assert cli.returncode == 0, cli.stderr
+    assert cli.stdout.startswith("## Answer") and "full moon" in cli.stdout
+    assert "This run was not kept in the history" in cli.stderr
+    assert "MARSA_DATABASE_URL" in cli.stderr
