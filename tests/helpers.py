@@ -20,7 +20,7 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from mcp import ClientSession
 
 from backend.config import Settings
-from backend.mcp_client import connection_for, server_env
+from backend.mcp_client import SERVERS, connection_for, server_env
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -120,7 +120,8 @@ def running_process(
 def http_mcp_server(module: str, settings: Settings, cwd: str | Path = REPO_ROOT) -> Iterator[str]:
     """``python -m MODULE --transport http`` on a free port, with the client env; yields the URL."""
     port = free_port()
-    env = {**server_env(settings), "PYTHONPATH": REPO_ROOT}
+    name = next(spec.name for spec in SERVERS.values() if spec.module == module)
+    env = {**server_env(name, settings), "PYTHONPATH": REPO_ROOT}
     command = [sys.executable, "-m", module, "--transport", "http", "--port", str(port)]
     with running_process(command, f"http://127.0.0.1:{port}/health", env, cwd):
         yield f"http://127.0.0.1:{port}"

@@ -1,7 +1,7 @@
 """The three built-in MCP servers and the connection settings that reach them.
 
 Stdio servers do not inherit the parent's environment, so ``server_env`` builds
-the environment each one needs (paths, keys) explicitly.
+the environment each one needs (paths, its own key) from an allow-list per server.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import os
 import sys
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import AliasChoices, SecretStr
 
 from backend.config import Settings
 
@@ -40,58 +42,78 @@ SERVERS: dict[str, ServerSpec] = {
 
 # Variables a Python subprocess needs to start at all (locale, temp dir, home).
 _PASSTHROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", "VIRTUAL_ENV")
+_QUIET = {
+    "FASTMCP_SHOW_CLI_BANNER": "false",
+    "FASTMCP_SHOW_SERVER_BANNER": "false",
+    "FASTMCP_CHECK_FOR_UPDATES": "off",
+    "ANONYMIZED_TELEMETRY": "False",
+    "PYTHONUNBUFFERED": "1",
+}
+
+# The settings each built-in server reads, and nothing else: a server never holds another
+# server's key. Besides these, every setting named after the server (``docs_…``,
+# ``tavily_…``, ``github_…``) except the URL the client reaches it at.
+_EVERY_SERVER = ("log_level", "server_log_dir")
+SERVER_SETTINGS: dict[str, tuple[str, ...]] = {
+    "docs": (
+        "data_dir",
+        "chroma_url",
+        "collection",
+        "embedder",
+        "embedder_base_url",
+        "embedder_api_key",
+        "embed_batch_size",
+        "chunk_words",
+        "chunk_overlap",
+        "hybrid_keyword_weight",
+    ),
+    "web": ("tavily_api_key",),
+    "github": ("github_token",),
+}
+_OWN_PREFIX = {"docs": "docs_", "web": "tavily_", "github": "github_"}
 
 
-def server_env(settings: Settings) -> dict[str, str]:
-    """The environment passed to a stdio server: settings made explicit, keys included."""
+def settings_for(name: str) -> list[str]:
+    """The names of the settings the built-in server ``name`` is given."""
+    spec = SERVERS[name]
+    prefixed = [
+        field
+        for field in Settings.model_fields
+        if field.startswith(_OWN_PREFIX[name]) and field != spec.url_setting
+    ]
+    return list(dict.fromkeys([*_EVERY_SERVER, *SERVER_SETTINGS[name], *prefixed]))
+
+
+def _variable(field: str) -> str:
+    """The environment variable a setting is read from (the first, when it has several)."""
+    alias = Settings.model_fields[field].validation_alias
+    if isinstance(alias, AliasChoices) and isinstance(alias.choices[0], str):
+        return alias.choices[0]
+    return f"MARSA_{field.upper()}"
+
+
+def server_env(name: str, settings: Settings) -> dict[str, str]:
+    """The environment passed to the built-in server ``name`` over stdio: the bare process
+    essentials and that server's own settings, its key included; no other server's."""
     env = {k: v for k in _PASSTHROUGH if (v := os.environ.get(k))}
-    env.update(
-        {
-            "FASTMCP_SHOW_CLI_BANNER": "false",
-            "FASTMCP_SHOW_SERVER_BANNER": "false",
-            "FASTMCP_CHECK_FOR_UPDATES": "off",
-            "ANONYMIZED_TELEMETRY": "False",
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
+    env.update(_QUIET)
     if (pythonpath := os.environ.get("PYTHONPATH")) is not None:
         env["PYTHONPATH"] = pythonpath
-    plain = settings.model_dump(
-        exclude={
-            "tavily_api_key",
-            "github_token",
-            "embedder_api_key",
-            "llm_api_key",
-            "llm",
-            "llm_base_url",
-            "llm_temperature",
-            "llm_price_input",
-            "llm_price_output",
-            "docs_server_url",
-            "web_server_url",
-            "github_server_url",
-            "database_url",
-            "api_token",
-            "cors_origins",
-            "allowed_hosts",
-            "sse_heartbeat_seconds",
-            "max_upload_bytes",
-            "max_active_runs",
-            "seed_docs",
-        },
-        exclude_none=True,
-    )
-    plain.setdefault("server_log_dir", settings.data_dir / "logs")
-    for key, value in plain.items():
-        # pydantic-settings reads a list or an object from the environment as JSON.
-        shown = json.dumps(value) if isinstance(value, list | dict) else str(value)
-        env[f"MARSA_{key.upper()}"] = shown
-    if settings.tavily_api_key is not None:
-        env["TAVILY_API_KEY"] = settings.tavily_api_key.get_secret_value()
-    if settings.github_token is not None:
-        env["GITHUB_TOKEN"] = settings.github_token.get_secret_value()
-    if settings.embedder_api_key is not None:
-        env["MARSA_EMBEDDER_API_KEY"] = settings.embedder_api_key.get_secret_value()
+    plain = settings.model_dump(mode="json")
+    for field in settings_for(name):
+        value = getattr(settings, field)
+        if field == "server_log_dir" and value is None:
+            value = settings.data_dir / "logs"
+        if value is None:
+            continue
+        if isinstance(value, SecretStr):
+            shown = value.get_secret_value()
+        elif isinstance(plain[field], list | dict):
+            # pydantic-settings reads a list or an object from the environment as JSON.
+            shown = json.dumps(plain[field])
+        else:
+            shown = str(value)
+        env[_variable(field)] = shown
     return env
 
 
@@ -105,5 +127,5 @@ def connection_for(name: str, settings: Settings) -> dict[str, Any]:
         "transport": "stdio",
         "command": sys.executable,
         "args": ["-m", spec.module],
-        "env": server_env(settings),
+        "env": server_env(name, settings),
     }
