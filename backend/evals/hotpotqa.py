@@ -2,7 +2,8 @@
 
 Every paragraph of every question in the file goes into one fresh store (distractors stay
 even with --limit); each of the first N questions then runs through the full graph with the
-offline engine on the docs source only, through the real MCP client and server.
+offline engine on the docs source only, through the real MCP client and server. The gold
+answer is looked for in the direct answer (what a reader sees first) and in the whole report.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from backend.config import Settings
-from backend.evals.metrics import percentile
+from backend.evals.details import DetailsFile, reader_view
+from backend.evals.metrics import answer_found, percentile
 from backend.graph.context import ResearchContext
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
@@ -56,16 +58,24 @@ def paragraphs(questions: list[dict[str, Any]]) -> list[Document]:
     return list(docs.values())
 
 
+def contains_answer(text: str, gold: str) -> bool:
+    """True when the normalised gold answer occurs in the normalised text as whole words."""
+    answer = normalise(gold)
+    return bool(answer) and f" {answer} " in f" {normalise(text)} "
+
+
 def score_question(question: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """Whether both gold paragraphs were cited and the answer appears in the report."""
+    """Whether both gold paragraphs were cited, and whether the gold answer appears in the
+    direct answer (what a reader sees first) and anywhere in the report."""
     titles = {s["id"]: s["title"] for s in result["sources"]}
     cited = {titles.get(c["source_id"]) for c in result["citations"]}
     gold = {title for title, _ in question["supporting_facts"]}
-    answer = normalise(question["answer"])
     return {
         "id": question["_id"],
         "both_gold_cited": gold <= cited,
-        "answer_in_report": bool(answer) and f" {answer} " in f" {normalise(result['report'])} ",
+        "answer_in_answer": contains_answer(result.get("answer", ""), question["answer"]),
+        "answer_in_report": contains_answer(result["report"], question["answer"]),
+        "answer_found": answer_found(result),
         "fabricated_citations": int(result["citation_check"].get("removed", 0)),
         "cited": len(cited),
     }
@@ -76,6 +86,7 @@ async def run(
     limit: int | None,
     settings: Settings,
     make_engine: Callable[[], ReasoningEngine],
+    details: Path | None = None,
     log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
 ) -> dict[str, Any]:
     """The whole benchmark; returns the JSON object `marsa eval hotpotqa` prints."""
@@ -90,30 +101,41 @@ async def run(
     failures: list[str] = []
     async with MCPHub(settings, servers=["docs"]) as hub:
         engine = make_engine()
-        for n, question in enumerate(asked, start=1):
-            ctx = ResearchContext(
-                hub=hub, engine=engine, tracer=Tracer(), settings=settings, sources=["docs"]
-            )
-            started = time.perf_counter()
-            try:
-                result = await run_research(question["question"], ctx)
-            except Exception as exc:  # an engine bug must not end the benchmark: it is counted
-                failures.append(f"{question['_id']}: {type(exc).__name__}: {exc}")
-                log(f"{n}/{len(asked)} FAILED {failures[-1]}")
-                continue
-            seconds.append(time.perf_counter() - started)
-            rows.append(score_question(question, result))
-            log(
-                f"{n}/{len(asked)} {seconds[-1]:.1f}s gold={rows[-1]['both_gold_cited']} "
-                f"answer={rows[-1]['answer_in_report']}"
-            )
+        with DetailsFile(details) as out:
+            for n, question in enumerate(asked, start=1):
+                asked_row = {
+                    "id": question["_id"],
+                    "question": question["question"],
+                    "gold": question["answer"],
+                }
+                ctx = ResearchContext(
+                    hub=hub, engine=engine, tracer=Tracer(), settings=settings, sources=["docs"]
+                )
+                started = time.perf_counter()
+                try:
+                    result = await run_research(question["question"], ctx)
+                except Exception as exc:  # an engine bug must not end the benchmark: it is counted
+                    failures.append(f"{question['_id']}: {type(exc).__name__}: {exc}")
+                    log(f"{n}/{len(asked)} FAILED {failures[-1]}")
+                    out.write({**asked_row, "error": failures[-1]})
+                    continue
+                seconds.append(time.perf_counter() - started)
+                rows.append(score_question(question, result))
+                out.write({**asked_row, **reader_view(result), "scores": rows[-1]})
+                log(
+                    f"{n}/{len(asked)} {seconds[-1]:.1f}s gold={rows[-1]['both_gold_cited']} "
+                    f"answer={rows[-1]['answer_in_answer']} report={rows[-1]['answer_in_report']}"
+                )
     count = max(len(rows), 1)
     return {
         "questions": len(asked),
         "failed_runs": len(failures),
-        # a failed run counts as a miss on both measures
+        # a failed run counts as a miss on every measure
         "both_gold_cited": round(sum(r["both_gold_cited"] for r in rows) / len(asked), 4),
+        "answer_in_answer": round(sum(r["answer_in_answer"] for r in rows) / len(asked), 4),
         "answer_in_report": round(sum(r["answer_in_report"] for r in rows) / len(asked), 4),
+        # every HotpotQA question is answerable: saying "not found" is a miss
+        "not_found_on_answerable": round(sum(not r["answer_found"] for r in rows) / len(asked), 4),
         "fabricated_citations": sum(r["fabricated_citations"] for r in rows),
         "p50_seconds": round(percentile(seconds, 50), 3),
         "p95_seconds": round(percentile(seconds, 95), 3),

@@ -1,14 +1,27 @@
-"""Ranking metrics and the SciFact query loaders of the retrieval benchmark."""
+"""Ranking metrics, the SciFact query loaders of the retrieval benchmark, and the tests of
+what a reader sees that the QA benchmarks score with."""
 
 from __future__ import annotations
 
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from backend.evals.metrics import ndcg_at_k, percentile, recall_at_k
+from backend.evals.metrics import (
+    answer_found,
+    cites_gold_file,
+    is_gold_file,
+    meets_must_include,
+    mentions_phrase,
+    ndcg_at_k,
+    percentile,
+    plain_text,
+    recall_at_k,
+    share,
+)
 from backend.evals.retrieval import doc_ranking, load_queries
 
 # --- ndcg_at_k ------------------------------------------------------------------
@@ -120,3 +133,72 @@ def test_doc_ranking_keeps_each_document_at_its_first_place() -> None:
 
 def test_doc_ranking_cuts_at_k_documents_not_k_hits() -> None:
     assert doc_ranking(iter(["d1", "d1", "d1", "d2", "d3"]), 2) == ["d1", "d2"]
+
+
+# --- what a reader sees: phrases, must_include groups, gold files, "not found" ----------
+
+
+def test_plain_text_drops_markup_case_and_extra_whitespace() -> None:
+    text = "## Use **`follow_redirects`**\n\n* see [the _guide_](http://x.org/a)  now"
+    assert plain_text(text) == "use follow_redirects see the guide now"
+
+
+def test_a_phrase_is_found_through_markup_and_line_breaks() -> None:
+    assert mentions_phrase("Set `max_age` to\n**2 weeks**.", "max_age to 2 WEEKS")
+
+
+def test_a_phrase_must_stand_as_whole_words() -> None:
+    assert not mentions_phrase("status 3080 was sent", "308")
+    assert mentions_phrase("status 308, permanent", "308")
+
+
+def test_a_phrase_ending_in_punctuation_may_run_into_the_next_word() -> None:
+    assert mentions_phrase("call str(settings.KEY)", "str(")
+
+
+def test_must_include_needs_one_alternative_of_every_group() -> None:
+    groups = [["follow_redirects", "follow redirects"], ["308"]]
+    assert meets_must_include("Pass follow redirects=True; the code is 308.", groups)
+    assert not meets_must_include("Pass follow_redirects=True.", groups)
+
+
+def test_must_include_without_groups_never_passes() -> None:
+    assert not meets_must_include("anything at all", [])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"id": "S1", "path": "/home/me/.cache/docs/guide/intro.md"},
+        {"id": "S1", "path": "guide/intro.md"},
+        {"id": "S1", "path": None, "relative_path": "guide/intro.md"},
+    ],
+)
+def test_a_gold_file_matches_by_path_end_or_relative_path(source: dict[str, Any]) -> None:
+    assert is_gold_file(source, ["guide/intro.md"])
+
+
+def test_a_gold_file_does_not_match_a_file_whose_name_merely_ends_the_same() -> None:
+    assert not is_gold_file({"id": "S1", "path": "/docs/guide/my-intro.md"}, ["intro.md"])
+
+
+def test_only_a_cited_source_counts_as_citing_a_gold_file() -> None:
+    result = {
+        "sources": [
+            {"id": "S1", "path": "/docs/intro.md"},
+            {"id": "S2", "path": "/docs/other.md"},
+        ],
+        "citations": [{"n": 1, "source_id": "S2", "quote": "…"}],
+    }
+    assert not cites_gold_file(result, ["intro.md"])
+    assert cites_gold_file(result, ["other.md"])
+
+
+def test_a_result_without_answer_found_counts_as_an_answer() -> None:
+    assert answer_found({"answer": "x"}) is True
+    assert answer_found({"answer": "x", "answer_found": False}) is False
+
+
+def test_share_is_none_when_there_is_nothing_to_count() -> None:
+    assert share([]) is None
+    assert share([True, False, False]) == pytest.approx(0.3333)
