@@ -33,6 +33,51 @@ def validate_repo(repo: str) -> str:
     return value
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# What git refuses in a ref name (git check-ref-format), '?' among them.
+_REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|\.lock(?:/|$)")
+
+
+def validate_path(path: str) -> str:
+    """A file path in a repository, checked so that it names a file under the repository's
+    contents and nothing else: ``..`` would let a caller aim the token at any GitHub endpoint
+    (``../../../../user``). Returns it without surrounding spaces or trailing slashes; the
+    client URL-encodes each segment."""
+    value = path.strip().rstrip("/")
+    problem = None
+    if not value:
+        problem = "it is empty"
+    elif value.startswith("/"):
+        problem = "it is absolute; give it from the repository's root, e.g. 'docs/intro.md'"
+    elif _CONTROL.search(value):
+        problem = "it holds a control character"
+    elif "\\" in value:
+        problem = "it holds a backslash; separate folders with '/'"
+    elif "?" in value or "#" in value:
+        problem = "it holds '?' or '#'; give the path alone, and a branch or tag in ref"
+    elif any(segment in ("", ".", "..") for segment in value.split("/")):
+        problem = "it has an empty, '.' or '..' segment; give the path from the repository's root"
+    if problem:
+        raise ToolError(f"invalid file path {path!r}: {problem}")
+    return value
+
+
+def validate_ref(ref: str) -> str:
+    """A branch, tag or commit as git allows it (git check-ref-format), stripped."""
+    value = ref.strip()
+    if (
+        not value
+        or _REF_FORBIDDEN.search(value)
+        or value.startswith(("/", "-", "."))
+        or value.endswith(("/", "."))
+        or value == "@"
+    ):
+        raise ToolError(
+            f"invalid ref {ref!r}: give a branch, tag or commit SHA, e.g. 'main' or 'v1.2.0'"
+        )
+    return value
+
+
 def _header(headers: Mapping[str, Any] | None, name: str) -> str | None:
     if not headers:
         return None

@@ -17,7 +17,13 @@ from pydantic import Field
 from backend.config import Settings, get_settings
 from mcp_servers.common.logging import ToolCallLogMiddleware
 from mcp_servers.github_server.client import build_github, payload
-from mcp_servers.github_server.errors import GitHubFailure, to_tool_error, validate_repo
+from mcp_servers.github_server.errors import (
+    GitHubFailure,
+    to_tool_error,
+    validate_path,
+    validate_ref,
+    validate_repo,
+)
 from mcp_servers.github_server.models import (
     CodeMatch,
     CodeSearchResult,
@@ -157,7 +163,8 @@ def create_server(settings: Settings | None = None) -> FastMCP:
     ) -> FileContent:
         """Read one text file from a repository (decoded, cut to ``max_chars``)."""
         name = validate_repo(repo)
-        clean_path = path.strip().strip("/")
+        clean_path = validate_path(path)
+        ref = validate_ref(ref) if ref is not None else None
         what = f"file '{clean_path}' in '{name}'" + (f" at '{ref}'" if ref else "")
         try:
             with build_github(settings) as gh:

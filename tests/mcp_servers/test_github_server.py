@@ -182,6 +182,51 @@ async def test_get_file_on_a_directory_lists_its_entries(fake: FakeGitHub) -> No
     assert "is a directory" in message and "widgets" in message
 
 
+async def test_get_file_sends_each_path_segment_url_encoded(fake: FakeGitHub) -> None:
+    fake.repos["octo/widgets"].files["main"]["docs/notes 100%.md"] = "# Notes\n"
+    out = await call(settings_for(fake), "get_file", repo="octo/widgets", path="docs/notes 100%.md")
+    assert out["content"] == "# Notes\n"
+    assert [r.path for r in fake.requests] == [
+        "/repos/octo/widgets/contents/docs/notes%20100%25.md"
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../../../../user",
+        "src/../../../../user",
+        "/user",
+        "src/./widgets",
+        "src//widgets",
+        "src\\widgets",
+        "README.md?ref=main",
+        "README.md#top",
+        "README\x00.md",
+        "README\n.md",
+    ],
+)
+async def test_get_file_refuses_a_path_leaving_the_repository_before_any_request(
+    fake: FakeGitHub, path: str
+) -> None:
+    message = await call_error(settings_for(fake), "get_file", repo="octo/widgets", path=path)
+    assert "invalid file path" in message
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize(
+    "ref", ["main/../../user", "v 1", "-v1", "main:x", "a@{1}", ".hidden", "v\n1"]
+)
+async def test_get_file_refuses_a_malformed_ref_before_any_request(
+    fake: FakeGitHub, ref: str
+) -> None:
+    message = await call_error(
+        settings_for(fake), "get_file", repo="octo/widgets", path="README.md", ref=ref
+    )
+    assert "invalid ref" in message
+    assert fake.requests == []
+
+
 # --- errors -------------------------------------------------------------------
 
 
@@ -190,6 +235,8 @@ async def test_get_file_on_a_directory_lists_its_entries(fake: FakeGitHub) -> No
     [
         ("get_issues", {"repo": "widgets"}),
         ("get_file", {"repo": "octo/widgets/extra", "path": "README.md"}),
+        ("get_file", {"repo": "octo/..", "path": "README.md"}),
+        ("get_file", {"repo": "../octo", "path": "README.md"}),
         ("search_code", {"query": "x", "repo": "https://github.com/octo/widgets"}),
     ],
 )
