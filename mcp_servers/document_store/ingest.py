@@ -1,8 +1,9 @@
 """Turn files into documents and documents into chunks.
 
-Formats: Markdown, plain text, HTML, PDF and JSON lines (one document a line).
-Chunks are split by section heading, then by words with overlap; each keeps its
-document title and section so search and citations have context.
+Formats: Markdown and MDX, reStructuredText, plain text, HTML, PDF, Word (.docx) and
+JSON lines (one document a line). Each is brought to Markdown text (formats.py), then
+split by section heading and by words with overlap; each chunk keeps its document title
+and section so search and citations have context.
 """
 
 from __future__ import annotations
@@ -12,22 +13,20 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SUPPORTED_SUFFIXES = {
-    ".md",
-    ".markdown",
-    ".txt",
-    ".text",
-    ".rst",
-    ".html",
-    ".htm",
-    ".pdf",
-    ".jsonl",
-}
+from mcp_servers.document_store.formats import (
+    WordError,
+    docx_to_markdown,
+    mdx_to_markdown,
+    rst_to_markdown,
+)
+
+MAX_FILE_BYTES = 25 * 1024 * 1024
+BINARY_SUFFIXES = (".pdf", ".docx")  # the other formats are text and hold no NUL byte
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
@@ -163,22 +162,50 @@ def _title_from_markdown(text: str, fallback: str) -> str:
 
 
 def _front_matter(text: str) -> tuple[dict[str, str], str]:
-    """A minimal YAML front matter reader (key: value lines) for dates and titles."""
+    """A minimal YAML front matter reader: the top-level `key: value` lines of a `---`
+    block (lists and nested mappings are passed over)."""
     if not text.startswith("---\n"):
         return {}, text
-    end = text.find("\n---", 4)
+    end = text.find("\n---", 3)
     if end == -1:
         return {}, text
     meta = {}
     for line in text[4:end].splitlines():
+        if line[:1].isspace() or line.startswith(("#", "-")):
+            continue
         key, sep, value = line.partition(":")
         if sep and key.strip():
-            meta[key.strip().lower()] = value.strip().strip("'\"")
+            meta[key.strip().lower().replace("-", "_")] = value.strip().strip("'\"")
     return meta, text[end + 4 :].lstrip("\n")
 
 
+LIFECYCLE_KEYS = ("status", "draft", "deprecated", "superseded_by")
+"""Front matter / RST fields kept as metadata: the report marks drafts, proposals,
+deprecated and superseded documents by them."""
+_FALSE = {"", "false", "no", "off", "0", "~", "null"}
+_TRUE = {"true", "yes", "on", "1"}
+
+
+def lifecycle_metadata(meta: Mapping[str, str]) -> dict[str, str | bool]:
+    """The fields that say a document is a draft, a proposal, deprecated or superseded,
+    from front matter or RST fields; yes/no values become booleans."""
+    kept: dict[str, str | bool] = {}
+    for key in LIFECYCLE_KEYS:
+        value = str(meta.get(key, "")).strip()
+        if not value:
+            continue
+        lowered = value.lower()
+        if key in ("draft", "deprecated") and lowered in _TRUE | _FALSE:
+            kept[key] = lowered in _TRUE
+        else:
+            kept[key] = value
+    return kept
+
+
 def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
-    meta, text = _front_matter(_decode(data, name))
+    meta, text = _front_matter(_decode(data, name).replace("\r\n", "\n"))
+    if Path(name).suffix.lower() == ".mdx":
+        text = mdx_to_markdown(text)
     title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
     date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
     return [
@@ -188,6 +215,44 @@ def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
             source=source,
             published_date=date,
             source_url=meta.get("url") or meta.get("source_url"),
+            metadata=dict(lifecycle_metadata(meta)),
+        )
+    ]
+
+
+def _load_rst(data: bytes, name: str, source: str) -> list[Document]:
+    converted = rst_to_markdown(_decode(data, name))
+    fields = converted.fields
+    title = fields.get("title") or _title_from_markdown(converted.markdown, Path(name).stem)
+    return [
+        Document(
+            title=title,
+            content=converted.markdown,
+            source=source,
+            published_date=normalise_date(fields.get("date")),
+            metadata=dict(lifecycle_metadata(fields)),
+        )
+    ]
+
+
+def _load_docx(data: bytes, name: str, source: str) -> list[Document]:
+    if not data.startswith(b"PK"):
+        raise IngestError(
+            f"{name} is not a Word .docx file (it is not a zip archive); an old .doc file "
+            "must be saved as .docx first"
+        )
+    try:
+        converted = docx_to_markdown(data)
+    except WordError as exc:
+        raise IngestError(f"{name} could not be read as a Word document: {exc}") from exc
+    if not converted.markdown.strip():
+        raise IngestError(f"{name} has no text")
+    return [
+        Document(
+            title=converted.title or Path(name).stem,
+            content=converted.markdown,
+            source=source,
+            published_date=converted.date,
         )
     ]
 
@@ -300,8 +365,13 @@ def _load_jsonl(data: bytes, name: str, source: str) -> list[Document]:
     return docs
 
 
+def looks_binary(head: bytes) -> bool:
+    """Whether the first bytes of a text file show it is not text (a NUL byte)."""
+    return b"\x00" in head[:4096]
+
+
 def _decode(data: bytes, name: str) -> str:
-    if b"\x00" in data[:4096]:
+    if looks_binary(data):
         raise IngestError(
             f"{name} looks binary; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
         )
@@ -311,7 +381,9 @@ def _decode(data: bytes, name: str) -> str:
 _LOADERS = {
     ".md": _load_markdown,
     ".markdown": _load_markdown,
-    ".rst": _load_text,
+    ".mdx": _load_markdown,
+    ".rst": _load_rst,
+    ".docx": _load_docx,
     ".txt": _load_text,
     ".text": _load_text,
     ".html": _load_html,
@@ -319,6 +391,8 @@ _LOADERS = {
     ".pdf": _load_pdf,
     ".jsonl": _load_jsonl,
 }
+SUPPORTED_SUFFIXES = frozenset(_LOADERS)
+"""The one list of file types the store reads; the CLI, the API and the web page use it."""
 
 
 def load_bytes(data: bytes, filename: str, source: str | None = None) -> list[Document]:
@@ -331,17 +405,3 @@ def load_bytes(data: bytes, filename: str, source: str | None = None) -> list[Do
             f"supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
         )
     return loader(data, filename, source or filename)
-
-
-def iter_files(path: Path) -> Iterator[Path]:
-    """The supported files under a path (the path itself when it is a file)."""
-    if path.is_file():
-        yield path
-        return
-    for child in sorted(path.rglob("*")):
-        if (
-            child.is_file()
-            and child.suffix.lower() in SUPPORTED_SUFFIXES
-            and not any(part.startswith(".") for part in child.relative_to(path).parts)
-        ):
-            yield child

@@ -26,6 +26,14 @@ class SearchHit(BaseModel):
     text: str
     word_count: int = 0
     doc_word_count: int = Field(0, description="Words in the whole document.")
+    relative_path: str | None = Field(
+        default=None,
+        description="The file's path in the folder it was ingested from (or its name).",
+    )
+    status: str | None = Field(default=None, description="The document's declared status.")
+    draft: bool | str | None = None
+    deprecated: bool | str | None = None
+    superseded_by: str | None = None
 
 
 class SearchResponse(BaseModel):

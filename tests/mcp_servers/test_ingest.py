@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +10,6 @@ from backend.reasoning.offline.text import split_sentences
 from mcp_servers.document_store.ingest import (
     IngestError,
     chunk_text,
-    iter_files,
     load_bytes,
     make_doc_id,
 )
@@ -85,6 +83,22 @@ def test_markdown_front_matter_gives_title_and_date() -> None:
     assert doc.published_date == "2024-05-01"
     assert doc.content.startswith("# Other heading")
     assert doc.source == "file:notes.md"
+
+
+def test_markdown_front_matter_keeps_status_draft_deprecated_and_superseded_by() -> None:
+    data = (
+        b"---\r\ntitle: Old API\r\nstatus: Proposal\r\ndraft: yes\r\ndeprecated: false\r\n"
+        b"superseded-by: new-api.md\r\ntags:\r\n  - api\r\nauthor: Ann\r\n---\r\nBody."
+    )
+    (doc,) = load_bytes(data, "old.md")
+    assert doc.title == "Old API"
+    assert doc.metadata == {
+        "status": "Proposal",
+        "draft": True,
+        "deprecated": False,
+        "superseded_by": "new-api.md",
+    }
+    assert doc.content == "Body."
 
 
 def test_markdown_without_front_matter_takes_its_title_from_the_first_h1() -> None:
@@ -162,30 +176,14 @@ def test_binary_data_in_a_text_file_is_an_error() -> None:
 
 def test_an_unsupported_extension_is_an_error_listing_the_supported_ones() -> None:
     with pytest.raises(IngestError) as info:
-        load_bytes(b"PK\x03\x04", "report.docx")
+        load_bytes(b"PK\x03\x04", "report.odt")
     message = str(info.value)
-    assert "unsupported file type .docx" in message
-    for suffix in (".html", ".jsonl", ".md", ".pdf", ".txt"):
+    assert "unsupported file type .odt" in message
+    for suffix in (".docx", ".html", ".jsonl", ".md", ".mdx", ".pdf", ".rst", ".txt"):
         assert suffix in message
 
 
-# --- iter_files and ids -------------------------------------------------------
-
-
-def test_iter_files_skips_hidden_directories_and_unsupported_files(tmp_path: Path) -> None:
-    for name in ("a.md", "sub/b.txt", "sub/deep/c.html", ".git/d.md", "sub/.cache/e.txt"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("text")
-    (tmp_path / "image.png").write_bytes(b"\x89PNG")
-    (tmp_path / ".hidden.md").write_text("secret")
-    found = [p.relative_to(tmp_path).as_posix() for p in iter_files(tmp_path)]
-    assert found == ["a.md", "sub/b.txt", "sub/deep/c.html"]
-
-
-def test_iter_files_yields_a_file_path_itself(tmp_path: Path) -> None:
-    file = tmp_path / "one.md"
-    file.write_text("x")
-    assert list(iter_files(file)) == [file]
+# --- ids ---------------------------------------------------------------------
 
 
 def test_make_doc_id_is_a_stable_16_hex_digest_of_the_source() -> None:

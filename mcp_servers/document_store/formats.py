@@ -1,0 +1,362 @@
+"""MDX, reStructuredText and Word files turned into Markdown text.
+
+The chunker splits by Markdown headings, so every format is brought to that shape:
+section titles become ``#`` headings, code stays in fenced blocks, tables become rows
+of cells separated by `` | ``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_ESM = re.compile(r"^(?:import|export)\s")
+_STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`""")
+# A Markdown heading at the start of a line ends an import/export whose brackets never
+# closed, so one stray bracket cannot swallow the rest of the file.
+_HEADING_LINE = re.compile(r"^#{1,6}\s")
+
+# One pass over MDX prose: inline code spans are kept as they are; JSX comments and JSX/HTML
+# tags (opening, closing, self-closing, fragments) are dropped. Attribute values may hold
+# quoted strings or {expressions} one level deep, and a tag may span lines.
+_ATTRIBUTES = r"""(?:[^<>{}"']|"[^"]*"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\})*"""
+_MDX_INLINE = re.compile(
+    r"(?P<code>(?P<ticks>`+)[^`](?:(?!\n[^\S\n]*\n).)*?(?P=ticks))"
+    r"|(?P<comment>\{/\*.*?\*/\})"
+    rf"|(?P<tag></?(?:[A-Za-z][\w.-]*(?:\s{_ATTRIBUTES})?\s*/?)?>)",
+    re.DOTALL,
+)
+
+
+def mdx_to_markdown(text: str) -> str:
+    """MDX without its ESM imports/exports, JSX comments and JSX tags. Code blocks are kept
+    whole; a component's children (``<Note>text</Note>``) keep their text; a self-closing
+    component (``<Chart />``) leaves nothing."""
+    out: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None
+    depth = 0  # brackets still open in an import/export statement spanning lines
+    for line in text.splitlines():
+        if fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        if depth > 0 and not _HEADING_LINE.match(line):
+            depth += _bracket_balance(line)
+            continue
+        depth = 0
+        if _ESM.match(line):
+            depth = max(0, _bracket_balance(line))
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            out.append(_strip_jsx("\n".join(prose)))
+            prose = []
+            out.append(line)
+            fence = opening.group(1)
+            continue
+        prose.append(line)
+    out.append(_strip_jsx("\n".join(prose)))
+    return "\n".join(out)
+
+
+def _bracket_balance(line: str) -> int:
+    """Brackets opened minus closed, outside string literals."""
+    code = _STRING.sub("", line)
+    return sum(code.count(c) for c in "{[(") - sum(code.count(c) for c in "}])")
+
+
+def _strip_jsx(prose: str) -> str:
+    # A tag that sat on its own line leaves a blank line, which keeps the paragraphs around
+    # it apart; one inside a sentence leaves nothing.
+    stripped = _MDX_INLINE.sub(lambda m: m.group("code") or "", prose)
+    lines = []
+    for line in stripped.split("\n"):
+        # Children of a component are often indented; a heading must start the line.
+        lines.append(line.lstrip() if line.lstrip().startswith("#") else line)
+    return "\n".join(lines)
+
+
+# --- reStructuredText ---------------------------------------------------------
+
+_ROLE = re.compile(r"^:[\w:+.-]+:`(?P<text>.*)`$", re.DOTALL)
+_TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
+_DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
+# Sphinx directives whose body is not prose: lists of documents or objects to pull in.
+_SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure)$")
+_ADMONITIONS = {
+    "attention",
+    "caution",
+    "danger",
+    "error",
+    "hint",
+    "important",
+    "note",
+    "tip",
+    "warning",
+}
+_DOCINFO_SCALARS = {"date", "status", "version", "author", "organization", "revision"}
+
+
+@dataclass
+class RstDocument:
+    """An RST file as Markdown, with the bibliographic fields it declares (:Date: …)."""
+
+    markdown: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+def rst_to_markdown(text: str) -> RstDocument:
+    """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown."""
+    from docutils.core import publish_doctree
+
+    tree = publish_doctree(
+        text,
+        settings_overrides={
+            "report_level": 5,
+            "halt_level": 5,
+            "warning_stream": False,
+            # `.. include:: /etc/passwd` must not read the server's files.
+            "file_insertion_enabled": False,
+            "raw_enabled": False,
+            # Keep the first title a section, so it becomes the `# Title` heading.
+            "doctitle_xform": False,
+            "sectsubtitle_xform": False,
+            "syntax_highlight": "none",
+            "input_encoding": "unicode",
+        },
+    )
+    fields: dict[str, str] = {}
+    blocks = list(_rst_blocks(tree, 0, fields))
+    return RstDocument("\n\n".join(b for b in blocks if b.strip()), fields)
+
+
+def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
+    from docutils import nodes
+
+    for child in node.children:
+        if isinstance(child, nodes.docinfo):
+            _read_docinfo(child, fields)
+        elif isinstance(child, nodes.section):
+            title = next((c for c in child.children if isinstance(c, nodes.title)), None)
+            if title is not None:
+                yield f"{'#' * min(depth + 1, 6)} {_inline(title)}"
+            yield from _rst_blocks(child, depth + 1, fields)
+        elif isinstance(child, nodes.title) and isinstance(node, nodes.section | nodes.Admonition):
+            continue  # written as the section's heading or the admonition's label
+        elif isinstance(
+            child,
+            nodes.comment
+            | nodes.target
+            | nodes.substitution_definition
+            | nodes.raw
+            | nodes.image
+            | nodes.transition
+            | nodes.pending,
+        ):
+            continue
+        elif isinstance(child, nodes.system_message):
+            recovered = _unknown_directive(child)
+            if recovered:
+                yield recovered
+        elif isinstance(child, nodes.literal_block | nodes.doctest_block):
+            yield _fenced(child)
+        elif isinstance(child, nodes.bullet_list | nodes.enumerated_list):
+            yield _list(child, fields)
+        elif isinstance(child, nodes.definition_list):
+            for item in child.children:
+                term = next((c for c in item.children if isinstance(c, nodes.term)), None)
+                body = [c for c in item.children if isinstance(c, nodes.definition)]
+                text = " ".join(b for d in body for b in _rst_blocks(d, depth, fields))
+                yield f"{_inline(term) if term is not None else ''}: {text}".strip(": ")
+        elif isinstance(child, nodes.field_list):
+            for item in child.children:
+                name, body = item.children[0], item.children[1]
+                text = " ".join(_rst_blocks(body, depth, fields))
+                yield f"{_inline(name)}: {text}"
+        elif isinstance(child, nodes.table):
+            yield _table(child)
+        elif isinstance(child, nodes.Admonition):
+            titled = next((c for c in child.children if isinstance(c, nodes.title)), None)
+            name = str(child.tagname)
+            label = name.capitalize() if name in _ADMONITIONS else ""
+            if titled is not None:
+                label = _inline(titled)
+            text = " ".join(_rst_blocks(child, depth, fields))
+            yield f"{label}: {text}" if label else text
+        elif isinstance(child, nodes.TextElement):
+            yield _inline(child)
+        elif isinstance(child, nodes.Element):
+            yield from _rst_blocks(child, depth, fields)
+
+
+def _inline(node: Any) -> str:
+    """A text element's words; an unknown role (Sphinx's :ref:, :class:) keeps its text."""
+    from docutils import nodes
+
+    parts: list[str] = []
+    for child in node.findall(include_self=False):
+        if isinstance(child, nodes.problematic):
+            role = _ROLE.match(child.astext())
+            shown = role.group("text") if role else child.astext()
+            titled = _TITLED_TARGET.match(shown)
+            if titled:
+                parts.append(titled.group("title"))
+            elif shown.startswith("~"):  # Sphinx: ~a.b.Name shows Name
+                parts.append(shown.rpartition(".")[2])
+            else:
+                parts.append(shown.lstrip("!"))
+        elif isinstance(child, nodes.Text) and not _inside(child, nodes.problematic, node):
+            parts.append(str(child))
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+
+def _inside(child: Any, kind: type, stop: Any) -> bool:
+    parent = child.parent
+    while parent is not None and parent is not stop:
+        if isinstance(parent, kind):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _fenced(node: Any) -> str:
+    text = node.astext().rstrip("\n")
+    classes = [c for c in node.get("classes", []) if c != "code"]
+    fence = "~~~~" if "```" in text else "```"
+    return f"{fence}{classes[0] if classes else ''}\n{text}\n{fence}"
+
+
+def _list(node: Any, fields: dict[str, str]) -> str:
+    from docutils import nodes
+
+    lines = []
+    for number, item in enumerate(node.children, start=1):
+        marker = f"{number}." if isinstance(node, nodes.enumerated_list) else "-"
+        blocks = list(_rst_blocks(item, 0, fields))
+        body = "\n".join(blocks).splitlines() or [""]
+        lines.append(f"{marker} {body[0]}")
+        lines.extend(f"  {line}" for line in body[1:])
+    return "\n".join(lines)
+
+
+def _table(node: Any) -> str:
+    from docutils import nodes
+
+    rows = []
+    for row in node.findall(nodes.row):
+        cells = [" ".join(_inline(block) for block in entry.children) for entry in row.children]
+        rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+def _read_docinfo(node: Any, fields: dict[str, str]) -> None:
+    from docutils import nodes
+
+    for child in node.children:
+        if isinstance(child, nodes.field):
+            name, body = child.children[0].astext(), child.children[1].astext()
+            fields[name.strip().lower()] = body.strip()
+        elif child.tagname in _DOCINFO_SCALARS:
+            fields[child.tagname] = child.astext().strip()
+
+
+def _unknown_directive(message: Any) -> str:
+    """The body of a directive docutils does not know (Sphinx's versionadded, deprecated,
+    seealso…), as prose; directives that pull in other files or objects leave nothing."""
+    from docutils import nodes
+
+    if message.get("type") != "ERROR":
+        return ""
+    block = next((c for c in message.children if isinstance(c, nodes.literal_block)), None)
+    if block is None:
+        return ""
+    first, *rest = block.astext().splitlines() or [""]
+    directive = _DIRECTIVE.match(first.strip())
+    if directive is None or _SKIPPED_DIRECTIVES.match(directive.group("name").split(":")[-1]):
+        return ""
+    label = directive.group("name").split(":")[-1].capitalize()
+    args = directive.group("args").strip()
+    # Lines starting with ':' are the directive's options, not its text.
+    lines = [line.strip() for line in rest]
+    body = " ".join(line for line in lines if line and not line.startswith(":"))
+    head = f"{label} {args}".strip()
+    return f"{head}: {body}" if body else head
+
+
+# --- Word ----------------------------------------------------------------------
+
+
+@dataclass
+class WordDocument:
+    """A .docx file as Markdown, with its title and date properties."""
+
+    markdown: str
+    title: str | None
+    date: str | None
+
+
+class WordError(ValueError):
+    """The bytes are not a Word document python-docx can read."""
+
+
+_HEADING_STYLE = re.compile(r"^Heading (\d)$")
+
+
+def docx_to_markdown(data: bytes) -> WordDocument:
+    """Headings become Markdown headings (the Title style a level-1 one), list paragraphs
+    ``-`` items, tables rows of cells separated by `` | ``."""
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+    from docx.table import Table
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise WordError(str(exc) or type(exc).__name__) from exc
+    blocks: list[str] = []
+    first_heading = None
+    for block in document.iter_inner_content():
+        if isinstance(block, Table):
+            blocks.append(_word_table(block))
+            continue
+        text = block.text.strip()
+        if not text:
+            continue
+        style = block.style.name if block.style is not None else ""
+        heading = _HEADING_STYLE.match(style or "")
+        if style == "Title" or heading:
+            level = int(heading.group(1)) if heading else 1
+            blocks.append(f"{'#' * min(max(level, 1), 6)} {text}")
+            first_heading = first_heading or text
+        elif (style or "").startswith("List"):
+            blocks.append(f"- {text}")
+        else:
+            blocks.append(text)
+    props = document.core_properties
+    stamp = props.modified or props.created
+    return WordDocument(
+        markdown="\n\n".join(blocks),
+        title=(props.title or "").strip() or first_heading,
+        date=stamp.date().isoformat() if stamp else None,
+    )
+
+
+def _word_table(table: Any) -> str:
+    rows = []
+    for row in table.rows:
+        cells: list[str] = []
+        previous = None
+        for cell in row.cells:
+            if previous is not None and cell._tc is previous:
+                continue  # a merged cell is returned once for each grid column it spans
+            previous = cell._tc
+            cells.append(" ".join(cell.text.split()))
+        rows.append(" | ".join(cells))
+    return "\n".join(rows)

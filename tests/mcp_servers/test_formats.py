@@ -1,0 +1,204 @@
+"""MDX, reStructuredText and Word files as the store reads them (formats.py via load_bytes)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from mcp_servers.document_store.ingest import IngestError, chunk_text, load_bytes
+
+# --- MDX ----------------------------------------------------------------------------
+
+MDX = b"""---
+title: Getting started
+status: deprecated
+---
+import { Note, Tabs } from "@site/components"
+import Chart from "./chart"
+export const meta = {
+  label: "a { brace in a string",
+  tags: ["a", "b"],
+}
+
+# Getting started
+
+{/* a comment
+    over two lines */}
+
+<Note type="warning" onClick={() => go({ a: 1 })}>
+  Keep the `<Foo />` example and this sentence.
+</Note>
+
+<Chart data={[1, 2]} />
+
+Install the <Badge>beta</Badge> package.
+
+```jsx
+import React from "react"
+<Note>shown as code</Note>
+{/* a comment in code */}
+```
+"""
+
+
+def test_mdx_drops_imports_exports_and_jsx_comments() -> None:
+    (doc,) = load_bytes(MDX, "start.mdx")
+    assert "@site/components" not in doc.content
+    assert "brace in a string" not in doc.content
+    assert "over two lines" not in doc.content
+
+
+def test_mdx_components_keep_their_text_and_self_closing_ones_leave_nothing() -> None:
+    (doc,) = load_bytes(MDX, "start.mdx")
+    prose = [c.text for c in chunk_text(doc.content)]
+    assert "Keep the `<Foo />` example and this sentence." in prose[0]
+    assert "Install the beta package." in prose[0]
+    assert "Chart" not in prose[0] and "<Note" not in prose[0].split("```")[0]
+
+
+def test_mdx_code_fences_stay_whole() -> None:
+    (doc,) = load_bytes(MDX, "start.mdx")
+    fence = (
+        '```jsx\nimport React from "react"\n<Note>shown as code</Note>\n'
+        "{/* a comment in code */}\n```"
+    )
+    assert fence in doc.content
+
+
+def test_mdx_front_matter_gives_title_and_status() -> None:
+    (doc,) = load_bytes(MDX, "start.mdx")
+    assert doc.title == "Getting started"
+    assert doc.metadata == {"status": "deprecated"}
+
+
+def test_an_mdx_heading_indented_inside_a_component_is_still_a_section() -> None:
+    (doc,) = load_bytes(b"<Tab>\n  ## Linux\n  Run the installer.\n</Tab>\n", "tabs.mdx")
+    assert [(c.section, c.text) for c in chunk_text(doc.content)] == [
+        ("Linux", "Run the installer.")
+    ]
+
+
+def test_an_mdx_export_with_an_unclosed_bracket_stops_at_the_next_heading() -> None:
+    (doc,) = load_bytes(b"export const broken = {\n\n# Kept\nThis text stays.\n", "x.mdx")
+    assert [(c.section, c.text) for c in chunk_text(doc.content)] == [("Kept", "This text stays.")]
+
+
+# --- reStructuredText -----------------------------------------------------------------
+
+RST = b""":Status: Draft
+:Date: 2024-03-05
+:Deprecated: yes
+
+=========
+Tide book
+=========
+
+Tides follow the moon, see :ref:`the chapter <moon>` and :class:`~tides.Gauge`.
+
+Measuring
+---------
+
+.. code-block:: python
+
+   gauge.read()
+
+.. note:: Calibrate first.
+
+* spring tides
+* neap tides
+
+.. versionadded:: 2.0
+   Gauges report in metres.
+
+.. include:: /etc/passwd
+
+===== ======
+tide  height
+===== ======
+high  ``3.1``
+===== ======
+
+Ebb
+~~~
+
+ebb
+   The falling tide.
+"""
+
+
+def test_rst_section_titles_become_markdown_headings_and_sections() -> None:
+    (doc,) = load_bytes(RST, "tides.rst")
+    assert doc.title == "Tide book"
+    sections = [c.section for c in chunk_text(doc.content)]
+    assert sections == ["Tide book", "Measuring", "Ebb"]
+    assert "# Tide book" in doc.content and "## Measuring" in doc.content
+    assert "### Ebb" in doc.content
+
+
+def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> None:
+    (doc,) = load_bytes(RST, "tides.rst")
+    for kept in (
+        "```python\ngauge.read()\n```",
+        "Note: Calibrate first.",
+        "- spring tides\n- neap tides",
+        "tide | height\nhigh | 3.1",
+        "see the chapter and Gauge.",
+        "Versionadded 2.0: Gauges report in metres.",
+        "ebb: The falling tide.",
+    ):
+        assert kept in doc.content
+
+
+def test_rst_never_includes_other_files() -> None:
+    (doc,) = load_bytes(RST, "tides.rst")
+    assert "root:" not in doc.content and "passwd" not in doc.content
+
+
+def test_rst_field_list_gives_date_and_status() -> None:
+    (doc,) = load_bytes(RST, "tides.rst")
+    assert doc.published_date == "2024-03-05"
+    assert doc.metadata == {"status": "Draft", "deprecated": True}
+
+
+# --- Word -------------------------------------------------------------------------------
+
+
+def make_docx() -> bytes:
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = "Harbour plan"
+    document.add_heading("Harbour plan", 0)
+    document.add_heading("Dredging", 1)
+    document.add_paragraph("The channel is dredged every spring.")
+    document.add_paragraph("check the buoys", style="List Bullet")
+    document.add_heading("Costs", 2)
+    table = document.add_table(rows=3, cols=2)
+    for row, (item, cost) in enumerate([("item", "cost"), ("dredger", "40k"), ("total", "")]):
+        table.cell(row, 0).text, table.cell(row, 1).text = item, cost
+    table.cell(2, 0).merge(table.cell(2, 1)).text = "total 40k"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def test_docx_headings_become_sections_and_tables_rows_of_text() -> None:
+    (doc,) = load_bytes(make_docx(), "plan.docx")
+    assert doc.title == "Harbour plan"
+    chunks = chunk_text(doc.content)
+    assert [c.section for c in chunks] == ["Dredging", "Costs"]
+    assert chunks[0].text == "The channel is dredged every spring.\n\n- check the buoys"
+    assert chunks[1].text == "item | cost\ndredger | 40k\ntotal 40k"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\xd0\xcf\x11\xe0 an old .doc", "not a Word .docx file"),
+        (b"PK\x03\x04 a broken zip", "could not be read as a Word document"),
+    ],
+)
+def test_a_file_that_is_not_a_docx_is_an_error_saying_so(data: bytes, message: str) -> None:
+    with pytest.raises(IngestError, match=message):
+        load_bytes(data, "notes.docx")
