@@ -8,6 +8,7 @@ Values come from the environment (prefix ``MARSA_``; the usual names
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -69,6 +70,14 @@ class Settings(BaseSettings):
     )
     hybrid_keyword_weight: float = Field(
         default=0.4, ge=0.0, le=1.0, description="Weight of BM25 in hybrid search."
+    )
+    docs_ingest_roots: Annotated[list[str], NoDecode] = Field(
+        default=[],
+        description="Folders (or files) whose files the document store's ingest_file may read "
+        "by path, symbolic links followed (a JSON list, or paths separated by the system's "
+        "path separator, ':' on Linux and macOS); empty: no path is read and files must be "
+        "sent as bytes. `marsa ingest` sets it to the paths it is given for the server it "
+        "starts.",
     )
 
     # --- web search (Tavily) --------------------------------------------
@@ -191,6 +200,15 @@ class Settings(BaseSettings):
     max_active_runs: int = Field(
         default=4, ge=1, le=64, description="Runs that may research at the same time."
     )
+
+    @field_validator("docs_ingest_roots", mode="before")
+    @classmethod
+    def _path_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            if _JSON_LIST.match(value):
+                return json.loads(value)
+            return [part for part in value.split(os.pathsep) if part.strip()]
+        return value
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
+import stat
 import threading
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +17,14 @@ from pydantic import Field
 from backend.config import Settings, get_settings
 from mcp_servers.common.logging import ToolCallLogMiddleware
 from mcp_servers.document_store.embeddings import EmbedderError
-from mcp_servers.document_store.ingest import Document, IngestError, load_bytes
+from mcp_servers.document_store.ingest import (
+    LIFECYCLE_KEYS,
+    MAX_FILE_BYTES,
+    SUPPORTED_SUFFIXES,
+    Document,
+    IngestError,
+    load_bytes,
+)
 from mcp_servers.document_store.models import (
     ChunkOut,
     ContextWindow,
@@ -25,6 +34,7 @@ from mcp_servers.document_store.models import (
     DocumentList,
     IngestFileResult,
     IngestResult,
+    SearchHit,
     SearchMode,
     SearchResponse,
     TopicCount,
@@ -34,7 +44,6 @@ from mcp_servers.document_store.search import FilterError, FilterValue
 from mcp_servers.document_store.store import DocumentStore, StoreError
 
 MAX_CONTENT_CHARS = 5_000_000
-MAX_FILE_BYTES = 25 * 1024 * 1024
 READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 _DETAIL_KEYS = ("doc_id", "title", "source", "source_url", "published_date")
 
@@ -69,6 +78,54 @@ def _chunks_of(store: DocumentStore, doc_id: str) -> tuple[dict[str, Any], list[
         for cid, text, m in rows
     ]
     return dict(rows[0][2]), chunks
+
+
+_HIT_FACTS = ("relative_path", *LIFECYCLE_KEYS)
+
+
+def _with_file_facts(store: DocumentStore, hits: list[SearchHit]) -> list[SearchHit]:
+    """Hits with where their file sat (relative_path) and what the document says of itself
+    (status, draft, deprecated, superseded_by), from the chunks' stored metadata."""
+    indexed = store._indexed()
+    facts = []
+    for hit in hits:
+        position = indexed.position.get(hit.chunk_id)
+        meta = indexed.metadatas[position] if position is not None else {}
+        facts.append(hit.model_copy(update={k: meta[k] for k in _HIT_FACTS if k in meta}))
+    return facts
+
+
+def read_allowed_file(path: str, roots: list[str]) -> tuple[bytes, Path]:
+    """The bytes of a file that lies, symbolic links followed, inside one of the roots, and
+    its real path. Anything else is refused before the file is looked at, so a caller
+    learns nothing about files outside the roots."""
+    if not roots:
+        raise ToolError(
+            "this server reads no file by path: send the file's bytes in data_base64, or "
+            "have the operator list the folders it may read in MARSA_DOCS_INGEST_ROOTS"
+        )
+    real = Path(path).expanduser().resolve()
+    allowed = [Path(root).expanduser().resolve() for root in roots]
+    if not any(real.is_relative_to(root) for root in allowed):
+        raise ToolError(
+            f"{path} is outside the folders this server may read "
+            f"({', '.join(map(str, allowed))}); send the file's bytes in data_base64, or add "
+            "its folder to MARSA_DOCS_INGEST_ROOTS"
+        )
+    try:
+        # O_NOFOLLOW: a link put in place of the checked file after the check is not read.
+        fd = os.open(
+            real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
+    except OSError as exc:
+        raise ToolError(f"{path} is not a readable file on the server's machine") from exc
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ToolError(f"{path} is not a readable file on the server's machine")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ToolError(f"{path} is larger than {MAX_FILE_BYTES // 2**20} MiB; split it")
+    return data, real
 
 
 def create_server(settings: Settings | None = None, store: DocumentStore | None = None) -> FastMCP:
@@ -110,10 +167,11 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
         if not query.strip():
             raise ToolError("query is blank; give some words to search for")
         try:
-            hits = lazy.get().search(query, n_results=n_results, mode=mode, filters=filters)
+            store = lazy.get()
+            hits = store.search(query, n_results=n_results, mode=mode, filters=filters)
         except FilterError as exc:
             raise ToolError(str(exc)) from exc
-        return SearchResponse(query=query, mode=mode, results=hits)
+        return SearchResponse(query=query, mode=mode, results=_with_file_facts(store, hits))
 
     @server.tool
     def ingest_document(
@@ -161,9 +219,9 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
             Field(
                 min_length=1,
                 max_length=500,
-                description=(
-                    "The file's name; its extension picks the format (.md .txt .html .pdf .jsonl)."
-                ),
+                description="The file's name; its extension picks the format ("
+                + " ".join(sorted(SUPPORTED_SUFFIXES))
+                + ").",
             ),
         ],
         data_base64: Annotated[
@@ -177,28 +235,40 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
             str | None,
             Field(
                 max_length=4000,
-                description=("A path on the server's machine to read instead of data_base64."),
+                description="A path on the server's machine to read instead of data_base64; "
+                "only inside the folders the server is configured to read "
+                "(MARSA_DOCS_INGEST_ROOTS).",
+            ),
+        ] = None,
+        relative_path: Annotated[
+            str | None,
+            Field(
+                min_length=1,
+                max_length=1000,
+                description="Where the file sits in the folder it was ingested from "
+                "(e.g. guide/intro.md); search results show it. Default: its name.",
             ),
         ] = None,
     ) -> IngestFileResult:
-        """Add a file: Markdown, text, HTML, PDF, or JSON lines (one document a line)."""
+        """Add a file: Markdown or MDX, reStructuredText, text, HTML, PDF, Word (.docx), or
+        JSON lines (one document a line)."""
         if (data_base64 is None) == (path is None):
             raise ToolError("give exactly one of data_base64 or path")
+        shown = relative_path or Path(filename).name
         if path is not None:
-            file = Path(path).expanduser()
-            if not file.is_file():
-                raise ToolError(f"{path} is not a readable file on the server's machine")
-            if file.stat().st_size > MAX_FILE_BYTES:
-                raise ToolError(f"{path} is larger than {MAX_FILE_BYTES // 2**20} MiB; split it")
-            data, source = file.read_bytes(), str(file.resolve())
+            data, real = read_allowed_file(path, settings.docs_ingest_roots)
+            source = str(real)
         else:
             try:
                 data = base64.b64decode(data_base64 or "", validate=True)
             except (binascii.Error, ValueError) as exc:
                 raise ToolError(f"data_base64 is not valid base64: {exc}") from exc
-            source = filename
+            # Two files of one name in different folders are two documents, not one replaced.
+            source = relative_path or filename
         try:
             docs = load_bytes(data, filename, source)
+            for doc in docs:
+                doc.metadata["relative_path"] = shown
             results = lazy.get().ingest(docs)
         except IngestError as exc:
             raise ToolError(str(exc)) from exc

@@ -239,14 +239,6 @@ async def test_ingest_file_reads_markdown_html_pdf_and_jsonl(client: Client) -> 
     assert pdf["results"][0]["title"] == "A PDF about tides"
 
 
-async def test_ingest_file_reads_a_path_on_the_server(client: Client, tmp_path: Any) -> None:
-    path = tmp_path / "local.txt"
-    path.write_text("Basalt is a volcanic rock.")
-    result = await call(client, "ingest_file", filename="local.txt", path=str(path))
-    assert result["documents"][0]["status"] == "added"
-    assert result["documents"][0]["source"] == str(path.resolve())
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -255,7 +247,7 @@ async def test_ingest_file_reads_a_path_on_the_server(client: Client, tmp_path: 
         ({"filename": "x.exe", "data_base64": b64(b"MZ")}, "unsupported file type"),
         ({"filename": "x.md", "data_base64": "!!!not base64"}, "not valid base64"),
         ({"filename": "x.md"}, "exactly one"),
-        ({"filename": "x.md", "path": "/nonexistent/x.md"}, "not a readable file"),
+        ({"filename": "x.md", "path": "/nonexistent/x.md"}, "MARSA_DOCS_INGEST_ROOTS"),
         ({"filename": "bad.jsonl", "data_base64": b64(b'{"title": "t"}\nnot json\n')}, "content"),
     ],
 )
