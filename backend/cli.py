@@ -12,10 +12,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from backend.config import Settings, get_settings
+from backend.config import get_settings
 from backend.mcp_client import ServerUnavailable, ToolCallError, call_tool, server_session
 
 app = typer.Typer(
@@ -41,57 +40,26 @@ def _parse_filters(pairs: list[str]) -> dict[str, Any] | None:
     return filters or None
 
 
-async def _ingest(paths: list[Path], settings: Settings) -> int:
-    from mcp_servers.document_store.ingest import iter_files
-
-    files = [f for p in paths for f in iter_files(p)]
-    if not files:
-        err.print("[yellow]no supported files found[/] (.md .txt .html .pdf .jsonl)")
-        return 1
-    remote = settings.docs_server_url is not None
-    counts = {"added": 0, "replaced": 0, "unchanged": 0}
-    failures: list[str] = []
-    async with server_session("docs", settings) as session:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=err,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("ingesting", total=len(files))
-            for file in files:
-                progress.update(task, description=f"ingesting {file.name}")
-                args: dict[str, Any] = {"filename": file.name}
-                if remote:
-                    import base64
-
-                    args["data_base64"] = base64.b64encode(file.read_bytes()).decode()
-                else:
-                    args["path"] = str(file.resolve())
-                try:
-                    result = await call_tool(session, "docs", "ingest_file", args)
-                    for doc in result["documents"]:
-                        counts[doc["status"]] += 1
-                except ToolCallError as exc:
-                    failures.append(f"{file}: {exc.message}")
-                progress.advance(task)
-    out.print(
-        f"{len(files)} files: {counts['added']} documents added, {counts['replaced']} "
-        f"replaced, {counts['unchanged']} unchanged"
-    )
-    for failure in failures:
-        err.print(f"[red]not ingested[/] {failure}")
-    return 1 if failures else 0
-
-
 @app.command()
 def ingest(
     paths: Annotated[list[Path], typer.Argument(exists=True, help="Files or folders.")],
+    progress_every: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds between progress lines when stderr is not a terminal.",
+        ),
+    ] = 5.0,
 ) -> None:
-    """Ingest files and folders (Markdown, text, HTML, PDF, JSON lines) into the document store."""
+    """Ingest files and folders into the document store: Markdown and MDX,
+    reStructuredText, text, HTML, PDF, Word (.docx), JSON lines. Lists what it skipped
+    and why, and ends with the totals."""
+    from backend.ingest_cli import ingest_command
+
     try:
-        code = asyncio.run(_ingest(paths, get_settings()))
+        code = asyncio.run(
+            ingest_command(paths, get_settings(), out=out, err=err, progress_every=progress_every)
+        )
     except ServerUnavailable as exc:
         err.print(f"[red]error:[/] {exc}")
         code = 3
@@ -353,6 +321,10 @@ def eval_scifact_verify(
         Path | None,
         typer.Option(help="Store to use; an existing store with the corpus skips re-embedding"),
     ] = None,
+    details: Annotated[
+        Path | None,
+        typer.Option(dir_okay=False, help="Write one JSON line per claim (verdict, evidence)"),
+    ] = None,
 ) -> None:
     """The fact-checker's verdicts against SciFact labels; one JSON object on stdout."""
     from backend.evals.scifact_verify import run
@@ -361,7 +333,15 @@ def eval_scifact_verify(
     with tempfile.TemporaryDirectory(prefix="marsa-scifact-") as tmp:
         settings = get_settings().model_copy(update={"data_dir": data_dir or Path(tmp)})
         report = asyncio.run(
-            run(corpus, claims, settings, OfflineEngine(), limit=limit, evidence_k=evidence_k)
+            run(
+                corpus,
+                claims,
+                settings,
+                OfflineEngine(),
+                limit=limit,
+                evidence_k=evidence_k,
+                details=details,
+            )
         )
     sys.stdout.write(json.dumps(report) + "\n")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,8 +46,45 @@ def test_ingest_reports_counts_and_names_the_file_it_could_not_read(
 ) -> None:
     result = marsa("ingest", str(notes), data_dir=tmp_path / "data")
     assert result.returncode == 1, result.stderr
-    assert "3 files: 2 documents added, 0 replaced, 0 unchanged" in result.stdout
+    summary = (
+        "ingested 2 of 3 files: 2 documents added, 0 replaced, 0 unchanged; 1 skipped, 1 failed"
+    )
+    assert summary in result.stdout
     assert "fake.pdf" in result.stderr and "not a PDF" in result.stderr
+
+
+def test_ingest_lists_each_skipped_file_with_its_reason(notes: Path, tmp_path: Path) -> None:
+    (notes / ".drafts").mkdir()
+    (notes / ".drafts" / "wip.md").write_text("not yet")
+    result = marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    skipped = [line for line in result.stdout.splitlines() if line.startswith("skipped ")]
+    assert skipped == [
+        f"skipped {notes / '.drafts'}: hidden",
+        f"skipped {notes / 'ignored.bin'}: unsupported type .bin",
+    ]
+
+
+def test_search_hits_show_the_path_relative_to_the_ingested_folder(
+    notes: Path, tmp_path: Path
+) -> None:
+    marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    result = marsa("search", "glaciers flow downhill", "--json", data_dir=tmp_path / "data")
+    hit = json.loads(result.stdout)["results"][0]
+    assert hit["relative_path"] == "deep/glaciers.txt"
+    assert hit["source"] == str((notes / "deep" / "glaciers.txt").resolve())
+
+
+def test_ingest_progress_is_plain_lines_with_rate_and_time_left_when_not_a_terminal(
+    notes: Path, tmp_path: Path
+) -> None:
+    result = marsa("ingest", str(notes), "--progress-every", "0.1", data_dir=tmp_path / "data")
+    lines = [line for line in result.stderr.splitlines() if line.startswith("ingesting: ")]
+    assert lines, result.stderr
+    shape = re.compile(
+        r"^ingesting: [0-3]/3 files · \d+\.\d files/s · "
+        r"(about \d+ (s|min \d+ s) left|time left not known yet|done)$"
+    )
+    assert [line for line in lines if not shape.match(line)] == []
 
 
 def test_ingesting_again_adds_nothing(notes: Path, tmp_path: Path) -> None:
@@ -54,7 +92,10 @@ def test_ingesting_again_adds_nothing(notes: Path, tmp_path: Path) -> None:
     marsa("ingest", str(notes), data_dir=tmp_path / "data")
     again = marsa("ingest", str(notes), data_dir=tmp_path / "data")
     assert again.returncode == 0, again.stderr
-    assert "2 files: 0 documents added, 0 replaced, 2 unchanged" in again.stdout
+    summary = (
+        "ingested 2 of 2 files: 0 documents added, 0 replaced, 2 unchanged; 1 skipped, 0 failed"
+    )
+    assert summary in again.stdout
 
 
 def test_search_finds_an_ingested_document_through_the_mcp_server(

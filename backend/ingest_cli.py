@@ -1,0 +1,196 @@
+"""`marsa ingest`: walk the paths, send each file to the document-store server, say what
+happened to every file (ingested, skipped and why, failed and why)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from backend.config import Settings
+from backend.mcp_client import ToolCallError, call_tool, server_session
+from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
+from mcp_servers.document_store.walk import FoundFile, Walk, walk
+
+PLAIN_EVERY = 5.0
+"""Seconds between progress lines when stderr is not a terminal (a log, CI)."""
+
+
+@dataclass
+class Tally:
+    """What an ingestion did, file by file and document by document."""
+
+    files: int
+    ingested: int = 0
+    documents: Counter[str] = field(default_factory=Counter)  # added, replaced, unchanged
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> int:
+        return self.ingested + len(self.failures)
+
+
+class Rate:
+    """Files per second so far and the time the rest should take at that pace."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic):
+        self.total = total
+        self.clock = clock
+        self.start = clock()
+
+    def figures(self, done: int) -> str:
+        elapsed = self.clock() - self.start
+        rate = done / elapsed if done and elapsed > 0 else 0.0
+        if done >= self.total:
+            left = "done"
+        elif rate:
+            left = f"about {duration((self.total - done) / rate)} left"
+        else:
+            left = "time left not known yet"
+        return f"{rate:.1f} files/s · {left}"
+
+    def line(self, done: int) -> str:
+        return f"ingesting: {done}/{self.total} files · {self.figures(done)}"
+
+
+def duration(seconds: float) -> str:
+    """A short human duration: '4 s', '2 min 5 s', '1 h 3 min'."""
+    whole = max(0, round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+class PlainProgress:
+    """A progress line every `every` seconds, for a stderr that is not a terminal."""
+
+    def __init__(self, console: Console, rate: Rate, every: float):
+        self.console, self.rate, self.every = console, rate, every
+        self.last = rate.clock()
+        self.done = 0
+
+    def advance(self, done: int) -> None:
+        self.done = done
+        self.tick()
+
+    def tick(self) -> None:
+        if self.rate.clock() - self.last >= self.every:
+            self.last = self.rate.clock()
+            self.console.print(self.rate.line(self.done), highlight=False, soft_wrap=True)
+
+    async def keep_ticking(self) -> None:
+        """Lines keep coming while one large file takes long."""
+        while True:
+            await asyncio.sleep(self.every)
+            self.tick()
+
+
+@contextlib.asynccontextmanager
+async def _progress(console: Console, total: int, every: float) -> AsyncIterator[Any]:
+    """A callable (done, name) that shows progress: a live bar on a terminal, else lines."""
+    rate = Rate(total)
+    if console.is_terminal:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[figures]}"),
+            console=console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("ingesting", total=total, figures=rate.figures(0))
+
+            def show(done: int, name: str) -> None:
+                bar.update(
+                    task,
+                    completed=done,
+                    description=f"ingesting {name}",
+                    figures=rate.figures(done),
+                )
+
+            yield show
+        return
+    plain = PlainProgress(console, rate, every)
+    ticker = asyncio.create_task(plain.keep_ticking()) if every > 0 else None
+    try:
+        yield lambda done, _name: plain.advance(done)
+    finally:
+        if ticker is not None:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+
+
+async def ingest_command(
+    paths: list[Path],
+    settings: Settings,
+    *,
+    out: Console,
+    err: Console,
+    progress_every: float = PLAIN_EVERY,
+) -> int:
+    """Ingest files and folders through the docs server; returns the exit code (1 when a
+    file failed or nothing was found)."""
+    found = walk(paths)
+    for skipped in found.skipped:
+        out.print(f"skipped {skipped.path}: {skipped.reason}", highlight=False, soft_wrap=True)
+    if not found.files:
+        err.print(
+            "[yellow]no supported files found[/] "
+            f"(supported: {' '.join(sorted(SUPPORTED_SUFFIXES))})"
+        )
+        return 1
+    remote = settings.docs_server_url is not None
+    if not remote:
+        # The server started for this command may read exactly what it was asked to ingest.
+        roots = [str(path.resolve()) for path in paths]
+        settings = settings.model_copy(update={"docs_ingest_roots": roots})
+    tally = Tally(files=len(found.files))
+    async with (
+        server_session("docs", settings) as session,
+        _progress(err, len(found.files), progress_every) as show,
+    ):
+        for file in found.files:
+            await _send(session, file, remote, tally)
+            show(tally.done, file.relative_path)
+    out.print(summary(tally, found), highlight=False, soft_wrap=True)
+    for failure in tally.failures:
+        err.print(f"[red]not ingested[/] {failure}", highlight=False, soft_wrap=True)
+    return 1 if tally.failures else 0
+
+
+async def _send(session: Any, file: FoundFile, remote: bool, tally: Tally) -> None:
+    args: dict[str, Any] = {"filename": file.path.name, "relative_path": file.relative_path}
+    if remote:
+        # A server elsewhere cannot read this machine's files: it gets the bytes.
+        args["data_base64"] = base64.b64encode(file.path.read_bytes()).decode()
+    else:
+        args["path"] = str(file.path.resolve())
+    try:
+        result = await call_tool(session, "docs", "ingest_file", args)
+    except ToolCallError as exc:
+        tally.failures.append(f"{file.path}: {exc.message}")
+        return
+    tally.ingested += 1
+    tally.documents.update(doc["status"] for doc in result["documents"])
+
+
+def summary(tally: Tally, found: Walk) -> str:
+    """The closing line: files ingested, documents added/replaced/unchanged, skipped, failed."""
+    return (
+        f"ingested {tally.ingested} of {tally.files} files: "
+        f"{tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
+        f"{tally.documents['unchanged']} unchanged; "
+        f"{len(found.skipped)} skipped, {len(tally.failures)} failed"
+    )

@@ -1,0 +1,105 @@
+"""Which files a folder holds for the store, and which it passes over and why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcp_servers.document_store.ingest import (
+    BINARY_SUFFIXES,
+    MAX_FILE_BYTES,
+    SUPPORTED_SUFFIXES,
+    looks_binary,
+)
+
+
+@dataclass(frozen=True)
+class FoundFile:
+    """A file to ingest and its path within the folder it was found in."""
+
+    path: Path
+    relative_path: str
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file or folder a walk passed over, and why."""
+
+    path: Path
+    reason: str
+
+
+@dataclass
+class Walk:
+    """What a walk over the paths given found: files to ingest and what it skipped."""
+
+    files: list[FoundFile] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def walk(paths: list[Path]) -> Walk:
+    """The supported files under each path (a file given by name is taken as it is, with its
+    name as relative path), and every file or folder passed over with the reason: hidden,
+    unsupported type, larger than MAX_FILE_BYTES, binary content, a link leading outside the
+    folder, not a regular file, a second way to the same file."""
+    result = Walk()
+    candidates: list[FoundFile] = []
+    for given in paths:
+        if given.is_dir():
+            root = given.resolve()
+            entries = [(p, p.relative_to(given).as_posix()) for p in _under(given, result.skipped)]
+        else:
+            root, entries = None, [(given, given.name)]
+        for path, rel in entries:
+            reason = _skip_reason(path, root)
+            if reason:
+                result.skipped.append(Skipped(path, reason))
+            else:
+                candidates.append(FoundFile(path, rel))
+    # A file reached twice (a link beside its target, a folder given inside another) is
+    # ingested once, by its own name rather than a link's.
+    kept: dict[Path, FoundFile] = {}
+    for found in sorted(candidates, key=lambda f: f.path.is_symlink()):
+        kept.setdefault(found.path.resolve(), found)
+    chosen = {id(found) for found in kept.values()}
+    for found in candidates:
+        if id(found) in chosen:
+            result.files.append(found)
+        else:
+            twin = kept[found.path.resolve()]
+            result.skipped.append(Skipped(found.path, f"the same file as {twin.path}"))
+    return result
+
+
+def _under(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
+    """Every entry below a folder in name order; hidden ones and links to folders are
+    reported, not entered."""
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.startswith("."):
+            skipped.append(Skipped(entry, "hidden"))
+        elif entry.is_symlink() and entry.is_dir():
+            skipped.append(Skipped(entry, "link to a folder (links to folders are not followed)"))
+        elif entry.is_dir():
+            yield from _under(entry, skipped)
+        else:
+            yield entry
+
+
+def _skip_reason(path: Path, root: Path | None) -> str | None:
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        return f"unsupported type {suffix or '(no extension)'}"
+    real = path.resolve()
+    if root is not None and not real.is_relative_to(root):
+        return "link to a file outside the folder"
+    if not real.is_file():
+        return "not a regular file" if real.exists() else "broken link"
+    size = real.stat().st_size
+    if size > MAX_FILE_BYTES:
+        return f"too large ({size / 2**20:.1f} MiB; the limit is {MAX_FILE_BYTES // 2**20} MiB)"
+    if suffix not in BINARY_SUFFIXES:
+        with real.open("rb") as handle:
+            if looks_binary(handle.read(4096)):
+                return "binary content in a text file"
+    return None

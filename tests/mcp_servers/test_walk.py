@@ -1,0 +1,99 @@
+"""Which files a folder walk sends to the store and what it passes over, with reasons."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mcp_servers.document_store import walk as walk_module
+from mcp_servers.document_store.walk import walk
+
+
+def tree(root: Path, files: dict[str, bytes]) -> Path:
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    return root
+
+
+def reasons(root: Path, found: walk_module.Walk) -> dict[str, str]:
+    return {s.path.relative_to(root).as_posix(): s.reason for s in found.skipped}
+
+
+def test_a_folder_gives_its_supported_files_with_paths_relative_to_it(tmp_path: Path) -> None:
+    root = tree(tmp_path / "docs", {"a.md": b"a", "guide/b.mdx": b"b", "guide/deep/c.rst": b"c"})
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["a.md", "guide/b.mdx", "guide/deep/c.rst"]
+    assert found.files[1].path == root / "guide" / "b.mdx"
+    assert found.skipped == []
+
+
+def test_a_file_given_by_name_has_its_name_as_relative_path(tmp_path: Path) -> None:
+    file = tree(tmp_path, {"notes/one.md": b"x"}) / "notes" / "one.md"
+    assert [(f.path, f.relative_path) for f in walk([file]).files] == [(file, "one.md")]
+
+
+def test_every_skipped_file_is_listed_with_its_reason(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path / "docs",
+        {
+            "ok.md": b"fine",
+            "logo.png": b"\x89PNG",
+            "Makefile": b"all:",
+            "data.txt": b"text\x00with a NUL",
+            ".hidden.md": b"secret",
+            ".git/config.md": b"never listed one by one",
+        },
+    )
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["ok.md"]
+    assert reasons(root, found) == {
+        ".git": "hidden",
+        ".hidden.md": "hidden",
+        "Makefile": "unsupported type (no extension)",
+        "data.txt": "binary content in a text file",
+        "logo.png": "unsupported type .png",
+    }
+
+
+def test_a_file_over_the_size_limit_is_skipped_as_too_large(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(walk_module, "MAX_FILE_BYTES", 1024)
+    root = tree(tmp_path / "docs", {"big.md": b"x" * 2048, "small.md": b"x"})
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["small.md"]
+    assert reasons(root, found)["big.md"].startswith("too large")
+
+
+def test_links_out_of_the_folder_and_links_to_folders_are_skipped(tmp_path: Path) -> None:
+    outside = tree(tmp_path / "outside", {"secret.md": b"s", "more/x.md": b"x"})
+    root = tree(tmp_path / "docs", {"real.md": b"r"})
+    (root / "secret.md").symlink_to(outside / "secret.md")
+    (root / "more").symlink_to(outside / "more", target_is_directory=True)
+    (root / "again.md").symlink_to(root / "real.md")
+    (root / "dangling.md").symlink_to(root / "missing.md")
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["real.md"]
+    assert reasons(root, found) == {
+        "again.md": f"the same file as {root / 'real.md'}",
+        "dangling.md": "broken link",
+        "more": "link to a folder (links to folders are not followed)",
+        "secret.md": "link to a file outside the folder",
+    }
+
+
+def test_a_file_given_twice_is_ingested_once(tmp_path: Path) -> None:
+    root = tree(tmp_path / "docs", {"a.md": b"a", "sub/b.md": b"b"})
+    found = walk([root, root / "sub"])
+    assert [f.relative_path for f in found.files] == ["a.md", "sub/b.md"]
+    assert reasons(root, found) == {"sub/b.md": f"the same file as {root / 'sub' / 'b.md'}"}
+
+
+def test_a_named_pipe_is_skipped_not_read(tmp_path: Path) -> None:
+    root = tree(tmp_path / "docs", {"ok.md": b"x"})
+    os.mkfifo(root / "pipe.md")
+    found = walk([root])
+    assert reasons(root, found) == {"pipe.md": "not a regular file"}
