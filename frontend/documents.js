@@ -119,9 +119,22 @@ async function paste(event) {
   onChange();
 }
 
+/** The file picker offers the types the store reads; the API gives its one list. */
+async function loadFormats() {
+  try {
+    const { suffixes } = await api("/api/documents/formats");
+    $("doc-file").accept = suffixes.join(",");
+    $("doc-file-label").textContent = `Add files (${suffixes.join(" ")})`;
+  } catch (error) {
+    // The picker then offers every file; an upload of another type is refused with the list.
+    say(error.message, true);
+  }
+}
+
 /** Wire the forms once; `changed` runs after any add or delete (health shows the count). */
 export function initDocuments(changed) {
   onChange = changed;
   $("upload-form").addEventListener("submit", upload);
   $("paste-form").addEventListener("submit", paste);
+  loadFormats();
 }

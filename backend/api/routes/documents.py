@@ -73,7 +73,9 @@ async def _read_upload(upload: UploadFile, limit: int) -> bytes:
 
 @router.post("", status_code=status.HTTP_201_CREATED, openapi_extra=_UPLOAD_SCHEMA)
 async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> dict[str, Any]:
-    """Ingest a file (multipart field ``file``: .md .txt .html .pdf .jsonl) or a JSON body
+    """Ingest a file (multipart field ``file``; GET /api/documents/formats lists the
+    extensions: Markdown and MDX, reStructuredText, text, HTML, PDF, Word .docx, JSON lines)
+    or a JSON body
     {title, content, source_url?, published_date?}. Returns the ingested documents; the first
     one's doc_id, title, chunks and status (added, replaced, unchanged) are also at the top.
     The body's size is checked as it arrives (backend/api/guards.py, BodyLimit)."""
@@ -137,6 +139,13 @@ def _why(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
     return f"the body is not valid JSON: {exc}"
+
+
+@router.get("/formats")
+async def document_formats() -> dict[str, list[str]]:
+    """The file extensions an upload may have: the document store's own list, so the web
+    page's file picker offers what the store reads."""
+    return {"suffixes": sorted(SUPPORTED_SUFFIXES)}
 
 
 @router.get("")
