@@ -1,18 +1,31 @@
 """The offline planner: what kind of question this is, which searches to run, and where.
 
-Kinds, checked in this order:
+The question itself is always the first sub-query (purpose "whole question"): a retrieval
+system does best with the words the user chose. Further sub-queries are added only when the
+question's shape is recognised and every one of them stands on its own: it carries the
+question's key terms (or is a name the question compares), it is not a bare month, year or
+number, and no pronoun in it is left to a guess. When a shape is recognised but a piece fails
+that test, the question is not split (the rationale says why). Kinds, checked in this order:
 
-* **comparison** — "X or Y" after a comma or colon ("Which came first, X or Y?"), two names
-  joined by "or"/"vs"/"versus", "compare X and Y", "difference between X and Y", and yes/no
-  questions about two names ("Are X and Y both …", "Were X and Y of the same …"). One search
-  per entity (the entity plus the question's key terms) and one for the whole question.
-* **multi_part** — several question marks, numbered parts, or clauses joined by "; and",
-  "and also" or ", and why/how/what …": one search per part ("it"/"they" in a later part
-  replaced by the first part's subject).
+* **comparison** — named things compared: "X or Y" after a comma or colon ("Which came
+  first, X or Y?"), "compare X and Y", "difference between X and Y", "how do X differ from
+  Y", two names joined by "or"/"vs"/"versus"/"… than", and yes/no questions about two names
+  ("Are X and Y both …"). One search per side: the side plus the question's key terms
+  ("How do httpx timeouts differ from requests timeouts?" → "httpx timeouts", "requests
+  timeouts"). A side is a name (capitalised, quoted, a code identifier, with its version) or a
+  lower-case phrase of two or more words that shares its head with the other side.
+* **multi_part** — two asks: several question marks, numbered parts, or clauses joined by
+  ";", "and also", ", and why/how/what …" or "and how/what … is/does …" (a question word and
+  its verb). "it"/"its"/"they" in a later part become the first part's subject when that
+  subject is certain: its only name, or the noun phrase of "What is X", "How is X
+  configured", "What causes X". A later part with neither such a pronoun nor a name or three
+  key terms of its own is a fragment, and the question is not split.
 * **multi_hop** — a relative clause ("the company that …", "the person who …"), a chain of
   roles ("the director of the film …") or of possessives: the question is hop 1; follow-up
   hops come from ``refine.refine_plan``, built from names found in the first results.
-* **simple** — one search: the question.
+* **list** — asks for a set ("Which task statuses are terminal?", "What are the supported
+  formats?", "List …"): the question alone.
+* **simple** — the question alone.
 
 Routing: "docs" whenever available, "github" when available and the question is about code,
 "web" when available. The graph's planner node adds every extra server from the MCP config
@@ -26,12 +39,14 @@ from typing import Final
 
 from backend.reasoning.models import Plan, QuestionKind, SubQuery
 from backend.reasoning.offline.text import (
+    COMPARATIVE_WORDS,
     QUESTION_WORDS,
     STOPWORDS,
     capitalised_spans,
     entity_candidates,
     key_terms,
     quoted_strings,
+    word_set,
     words,
 )
 
@@ -50,15 +65,37 @@ _WEAK_CODE: Final = re.compile(
 _CODE_LOOK: Final = re.compile(
     r"`[^`]+`|\w+\(\)|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w+\b|\b\w+\.\w+\("
 )
-
-_TAIL_CHOICE: Final = re.compile(
-    r"[,:]\s*(?P<a>[^,:?]+?)\s*,?\s+(?:or|vs\.?|versus)\s+(?P<b>[^,:?]+?)\s*[?.!]*\s*$", re.I
+# A code identifier is a name even in lower case: `follow_redirects`, Client.send(), httpx.get.
+_IDENTIFIER: Final = re.compile(
+    r"`[^`]+`|\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
+    r"|\b[a-z]+[A-Z]\w*\b"
 )
-_COMPARE: Final = re.compile(
-    r"\b(?:compare|comparing|comparison (?:of|between)|differences? between|contrast)\s+"
-    r"(?P<a>.+?)\s+(?:and|with|to|vs\.?|versus)\s+(?P<b>.+?)"
-    r"(?=\s+(?:in terms of|for|in|on|regarding|when|with respect to|as)\b|[?.,:;]|$)",
+
+# Where a compared side ends: a qualifier, punctuation, or a second ask.
+_SIDE_END: Final = (
+    r"(?=\s+(?:in terms of|for|in|on|regarding|when|with respect to|as|under|at)\b"
+    r"|,?\s+and\s+(?:how|why|what|which|when|where|who)\b|\s*[?,:;!]|\.(?=\s|$)|$)"
+)
+_TAIL_CHOICE: Final = re.compile(
+    r"[,:]\s*(?P<a>[^,:?]+?)\s*,?\s+(?:or|vs\.?|versus)\s+"
+    r"(?P<b>[^,:?]+?(?:,\s+[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*)?)\s*[?.!]*\s*$",
     re.I,
+)
+_COMPARE: Final = (
+    re.compile(
+        r"\b(?:compare|comparing|comparison (?:of|between)|contrast)\s+(?P<a>.+?)\s+"
+        rf"(?:and|with|to|vs\.?|versus)\s+(?P<b>.+?){_SIDE_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:differences?|distinction)\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+?){_SIDE_END}",
+        re.I,
+    ),
+    re.compile(
+        r"\bhow\s+(?:do|does|did|is|are|was|were)\s+(?P<a>.+?)\s+"
+        rf"(?:differ|different|compare)\s+(?:from|to|with)\s+(?P<b>.+?){_SIDE_END}",
+        re.I,
+    ),
 )
 _YES_NO: Final = re.compile(
     r"^(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
@@ -67,11 +104,57 @@ _PAIR_HINT: Final = re.compile(r"\b(?:both|same|similar|alike|either|also)\b", r
 _JOINER: Final = re.compile(
     r"^\s*,?\s+(?P<j>or|vs\.?|versus|and|(?:[a-z]+\s+){1,2}than)\s+(?:the\s+)?$", re.I
 )
+# Words of the comparison itself: not search terms for one side.
+_COMPARING: Final = word_set(
+    "differ differs differed different difference compare compared comparing contrast "
+    "versus vs similar similarities same alike better worse prefer preferred choose"
+)
+_NAME_LINK: Final = re.compile(r"\s+(?:(?:of|the|for|de|del|von|van|der|du|la|le|y)\s+){1,3}")
+_MONTHS: Final = word_set(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday "
+    "friday saturday sunday today yesterday tomorrow"
+)
+# Words no query part starts with: a piece beginning so was cut from a larger phrase.
+_FRAGMENT_START: Final = word_set(
+    "without with within by from into onto of to than then but nor or because since though "
+    "although unless until while whereas"
+)
 
 _NUMBERED: Final = re.compile(r"(?:^|\s)\(?(?:\d+|[a-h])[.)]\s+")
+_AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|many|much)"
 _CLAUSE_SPLIT: Final = re.compile(
     r";\s*(?:and\s+)?|,?\s+and also\s+|,?\s+and then\s+"
-    r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)",
+    r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)"
+    rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+{_AUX}\b)"
+    r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
+    re.I,
+)
+_NUMBER_MARK: Final = re.compile(r"^\(?(?:\d+|[a-h])[.)]\s+")
+_LEADING_CONJUNCTION: Final = re.compile(r"^(?:and|also|and also|then|and then|but)\s+", re.I)
+_PRONOUN: Final = re.compile(r"\b(?P<p>it|its|they|them|their)\b", re.I)
+# The subject of a first part with no name: "What is X", "How is X configured", "What causes X".
+_SUBJECT_SHAPES: Final = (
+    re.compile(
+        r"^(?:what|who)\s+(?:is|are|was|were)\s+(?P<a>(?:the|an?)\s+)?(?P<s>[^?]+?)\s*\??$", re.I
+    ),
+    re.compile(
+        r"^how\s+(?:is|are|was|were)\s+(?P<a>(?:the|an?)\s+)?(?P<s>[^?]+?)\s+\w+(?:ed|en|wn|lt)\s*\??$",
+        re.I,
+    ),
+    re.compile(
+        r"^what\s+(?:causes|drives|determines|controls|affects)\s+"
+        r"(?P<a>(?:the|an?)\s+)?(?P<s>[^?]+?)\s*\??$",
+        re.I,
+    ),
+    re.compile(r"^how\s+(?:does|do)\s+(?P<a>(?:the|an?)\s+)?(?P<s>[^?]+?)\s+work\s*\??$", re.I),
+)
+
+_LIST: Final = re.compile(
+    r"^(?:list|enumerate|name (?:all|the|every))\b"
+    r"|^(?:which|what)\s+(?:(?:two|three|four|five|several|other|of the)\s+)?"
+    r"(?:[\w-]+\s+){0,3}?[\w-]+[^s's]s\s+(?:are|were|do|does|did|can|could|have|will|should|exist)\b"
+    r"|^what\s+(?:are|were)\s+(?:the\s+|all\s+the\s+)?(?:[\w-]+\s+){0,3}?[\w-]+[^s's]s\b",
     re.I,
 )
 
@@ -99,34 +182,19 @@ _POSSESSIVE_CHAIN: Final = re.compile(
     r"\b\w+['’]s\s+(?:\w+\s+)?\w+['’]s\b|\b(?:of|from)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['’]s\s+\w+"
 )
 
+Pieces = list[tuple[str, str]]  # (sub-query text, purpose)
+
 
 def plan_question(query: str, available: list[str]) -> Plan:
-    """Decompose ``query`` into sub-queries routed to the ``available`` servers."""
+    """Decompose ``query`` into sub-queries routed to the ``available`` servers: the question
+    first, then one per compared side or per part when the question's shape calls for it."""
     query = " ".join(query.split())
     servers = route(query, available)
-    entities = comparison_entities(query)
-    kind: QuestionKind
-    if len(entities) >= 2:
-        kind = "comparison"
-        terms = key_terms(query, exclude=entities)
-        texts = [(" ".join([e, *terms]), f"entity: {e}") for e in entities]
-        texts.append((query, "whole question"))
-        why = f"comparison of {' and '.join(entities)}: one search per entity plus the question"
-    elif len(parts := question_parts(query)) >= 2:
-        kind = "multi_part"
-        texts = [(p, f"part {i}") for i, p in enumerate(resolve_pronouns(parts), 1)]
-        why = f"{len(parts)}-part question: one search per part"
-        entities = entity_candidates(query)
-    elif is_multi_hop(query):
-        kind = "multi_hop"
-        texts = [(query, "whole question")]
-        why = "multi-hop question: search the question, then follow names found in the results"
-        entities = entity_candidates(query)
-    else:
-        kind = "simple"
-        texts = [(query, "whole question")]
-        why = "simple question: one search"
-        entities = entity_candidates(query)
+    kind, pieces, entities, why = _decompose(query)
+    texts: Pieces = [(query, "whole question")]
+    for text, purpose in pieces:
+        if text.lower() not in {t.lower() for t, _ in texts}:
+            texts.append((text, purpose))
     sub_queries = [
         SubQuery(id=f"q{i}", text=text, sources=servers, hop=1, purpose=purpose)
         for i, (text, purpose) in enumerate(texts, 1)
@@ -139,6 +207,35 @@ def plan_question(query: str, available: list[str]) -> Plan:
         entities=entities,
         rationale=f"{why}; routed to {', '.join(servers) or 'no server'}.",
     )
+
+
+def _decompose(query: str) -> tuple[QuestionKind, Pieces, list[str], str]:
+    """The question's kind, the sub-queries added after the question itself, its entities,
+    and why. A recognised shape whose pieces do not stand alone is not split."""
+    held_back = ""
+    entities = comparison_entities(query)
+    if entities:
+        sides = comparison_sub_queries(query, entities)
+        # A side was checked as a name or a parallel phrase: two words may do ("httpx timeouts").
+        if all(is_standalone(text, query, min_words=2) for text, _ in sides):
+            why = f"comparison of {' and '.join(entities)}: the question, then one search per side"
+            return "comparison", sides, entities, why
+        held_back = f"not split by {' and '.join(entities)}: a side would not stand alone; "
+    parts = question_parts(query)
+    if len(parts) >= 2:
+        resolved = resolve_parts(parts, query)
+        if resolved is not None and all(is_standalone(p, query) for p in resolved):
+            pieces = [(p, f"part {i}") for i, p in enumerate(resolved, 1)]
+            why = f"{len(parts)}-part question: the question, then one search per part"
+            return "multi_part", pieces, entity_candidates(query), why
+        held_back += f"not split into {len(parts)} parts: a part would not stand alone; "
+    names = entity_candidates(query)
+    if is_multi_hop(query):
+        why = "multi-hop question: search the question, then follow names found in the results"
+        return "multi_hop", [], names, held_back + why
+    if is_list_question(query):
+        return "list", [], names, held_back + "list question: one search, the question"
+    return "simple", [], names, held_back + "simple question: one search, the question"
 
 
 def route(query: str, available: list[str]) -> list[str]:
@@ -161,38 +258,121 @@ def is_code_question(query: str) -> bool:
     return bool(_WEAK_CODE.search(query)) and bool(_CODE_LOOK.search(query))
 
 
+def is_list_question(query: str) -> bool:
+    """Does the question ask for a set of things ("Which formats are supported?")?"""
+    return bool(_LIST.search(query))
+
+
+# --- comparisons ---------------------------------------------------------------------------
+
+
 def comparison_entities(query: str) -> list[str]:
-    """The two (or more) things a comparison question compares; [] if it is not one."""
-    for pattern in (_TAIL_CHOICE, _COMPARE):
+    """The two things a comparison question compares; [] if it is not one, or if a side is
+    not a nameable thing (a month, a year, a number, a cut-off phrase)."""
+    for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
         if match:
-            pair = [_clean_entity(match.group("a")), _clean_entity(match.group("b"))]
-            if all(pair) and pair[0].lower() != pair[1].lower():
+            pair = _sides(_clean_entity(match.group("a")), _clean_entity(match.group("b")))
+            if pair:
                 return pair
     names = _positioned_names(query)
-    for (a, _, end_a), (b, start_b, _) in zip(names, names[1:], strict=False):
+    for (a, start_a, end_a), (b, start_b, end_b) in zip(names, names[1:], strict=False):
         joiner = _JOINER.match(query[end_a:start_b])
         if joiner is None:
             continue
-        if joiner.group("j").lower() == "and" and not (
-            _YES_NO.match(query) or _PAIR_HINT.search(query)
-        ):
-            continue
-        return [a, b]
+        if joiner.group("j").lower() == "and":
+            if not (_YES_NO.match(query) or _PAIR_HINT.search(query)):
+                continue
+            # "A and B and C": which "and" joins the two sides is a guess.
+            around = query[max(0, start_a - 5) : start_a] + query[end_b : end_b + 5]
+            if re.search(r"\band\b", around, re.I):
+                return []
+        if _used_as_adjective(query, start_b, end_b):
+            return []
+        pair = _sides(a, b)
+        if pair and all(_is_name(side) for side in pair):
+            return pair
     return []
 
 
+def _used_as_adjective(query: str, start: int, end: int) -> bool:
+    """A name after an article and before a lower-case content word ("the American industrial
+    rock group …") describes something else; it is not a side."""
+    after = re.match(r"\s+([a-z][\w-]*)", query[end:])
+    return (
+        re.search(r"\b(?:the|a|an)\s+$", query[:start], re.I) is not None
+        and after is not None
+        and after.group(1) not in STOPWORDS
+    )
+
+
+def _sides(a: str, b: str) -> list[str]:
+    """Two sides that are both nameable and distinct, a shared head carried over ("sync and
+    async clients" → "sync clients", "async clients"); [] otherwise."""
+    if not a or not b or a.lower() == b.lower():
+        return []
+    wa, wb = a.split(), b.split()
+    if len(wa) == 1 and len(wb) == 2 and not _is_name(a) and not _is_name(b):
+        a = f"{a} {wb[-1]}"
+    for side in (a, b):
+        first = words(side)[0]
+        if _is_date_or_number(side) or first in _FRAGMENT_START:
+            return []
+        if first in STOPWORDS and not side[:1].isupper():  # a title may: "What Ever Happened …"
+            return []
+    if not (_is_name(a) and _is_name(b)):
+        # Lower-case phrases compare only in parallel: "httpx timeouts" / "requests timeouts".
+        la, lb = words(a), words(b)
+        if len(la) < 2 or len(lb) < 2 or la[-1] != lb[-1]:
+            return []
+    return [a, b]
+
+
+def comparison_sub_queries(query: str, entities: list[str]) -> Pieces:
+    """One search per side: the side plus the question's key terms it does not already hold
+    (the words of the comparison itself left out)."""
+    terms = [t for t in key_terms(query, exclude=entities) if t not in _COMPARING]
+    if not terms:  # "Which is faster, X or Y?": the comparative is all there is to say
+        named = {w for e in entities for w in words(e)}
+        terms = [w for w in words(query) if w in COMPARATIVE_WORDS and w not in named][:1]
+    pieces: Pieces = []
+    for entity in entities:
+        own = set(words(entity))
+        text = " ".join([entity, *(t for t in terms if t not in own)])
+        pieces.append((text, f"entity: {entity}"))
+    return pieces
+
+
 def _positioned_names(query: str) -> list[tuple[str, int, int]]:
-    found = []
+    """Names with their offsets: quoted strings, code identifiers and capitalised spans, a
+    span extended over "of the" ("Song of the South") and a trailing version ("Pydantic 2")."""
+    found: set[tuple[str, int, int]] = set()
     for name in [*quoted_strings(query), *capitalised_spans(query)]:
-        start = query.find(name)
-        if start >= 0:
-            found.append((name, start, start + len(name)))
-    return sorted(set(found), key=lambda t: (t[1], -t[2], t[0]))
+        for match in re.finditer(re.escape(name), query):
+            found.add((name, match.start(), match.end()))
+    for match in _IDENTIFIER.finditer(query):
+        found.add((match.group().strip("`"), match.start(), match.end()))
+    spans = sorted(found, key=lambda t: (t[1], -t[2], t[0]))
+    merged: list[tuple[str, int, int]] = []
+    for name, start, end in spans:
+        if merged and start < merged[-1][2]:
+            continue  # inside a longer name already taken
+        if merged and _NAME_LINK.fullmatch(query[merged[-1][2] : start]):
+            prev = merged.pop()
+            name, start = query[prev[1] : end], prev[1]
+        merged.append((name, start, end))
+    out = []
+    for name, start, end in merged:
+        version = re.match(r"\s+v?\d+(?:\.\d+)*\b(?![.\d]*\s*%)", query[end:])
+        if version and not _is_date_or_number(name):
+            end += version.end()
+            name = query[start:end]
+        out.append((name, start, end))
+    return out
 
 
 def _clean_entity(text: str) -> str:
-    text = text.strip().strip("\"'“”‘’").strip()
+    text = text.strip().strip("\"'“”‘’`").strip()
     text = re.sub(r"^(?:the|a|an|between)\s+", "", text, flags=re.I)
     text = re.sub(r"^(?:is|was|are|were)\s+", "", text, flags=re.I)
     if len(text.split()) > 8 or not any(ch.isalnum() for ch in text):
@@ -200,47 +380,105 @@ def _clean_entity(text: str) -> str:
     return text
 
 
+def _is_name(text: str) -> bool:
+    """A proper name, a quoted title or a code identifier: a capital or a code sign in it."""
+    if _IDENTIFIER.fullmatch(text) or _IDENTIFIER.search(text):
+        return True
+    return any(w[:1].isupper() or w[:1].isdigit() for w in text.split()) and not _is_date_or_number(
+        text
+    )
+
+
+def _is_date_or_number(text: str) -> bool:
+    """A month, weekday, year, number, version or date, with nothing else to search for."""
+    rest = [w for w in words(text) if w not in STOPWORDS]
+    return all(w in _MONTHS or re.fullmatch(r"v?[\d.,]+(?:st|nd|rd|th|s)?", w) for w in rest)
+
+
+# --- parts -----------------------------------------------------------------------------------
+
+
 def question_parts(query: str) -> list[str]:
-    """The parts of a multi-part question; [query] when it has one part."""
+    """The parts of a multi-part question (leading "and"/"also" removed); [query] when it has
+    one part."""
     questions = [q.strip() for q in re.findall(r"[^?]+\?", query)]
     if len(questions) >= 2:
-        return [q for q in questions if len(words(q)) >= 2]
-    numbered = list(_NUMBERED.finditer(query))
-    if len(numbered) >= 2:
+        parts = questions
+    elif len(numbered := list(_NUMBERED.finditer(query))) >= 2:
         cuts = [m.start() for m in numbered] + [len(query)]
         parts = [query[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
         parts = [_NUMBERED.sub("", p, count=1).strip(" ;,") for p in parts]
-        return [p for p in parts if len(words(p)) >= 2]
-    pieces = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(query)]
-    pieces = [p for p in pieces if len(words(p)) >= 3]
-    return pieces if len(pieces) >= 2 else [query]
+    else:
+        parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(query)]
+    parts = [_LEADING_CONJUNCTION.sub("", _NUMBER_MARK.sub("", p)).strip() for p in parts]
+    parts = [p[:1].upper() + p[1:] for p in parts if p]
+    return parts if len(parts) >= 2 else [query]
 
 
-def resolve_pronouns(parts: list[str]) -> list[str]:
-    """Later parts that say "it"/"they"/"them" name the first part's subject instead, so each
-    search stands alone ("How does it reduce …?" → "How does retrieval-augmented generation
-    reduce …?"). The subject is the first part's first name, else its longest run of
-    content words (skipping the verb of "What causes …")."""
-    names = entity_candidates(parts[0])
-    subject = names[0] if names else _topic(parts[0])
-    if not subject:
-        return parts
-    pronoun = re.compile(r"\b(?:it|they|them)\b", re.I)
-    return [parts[0], *(pronoun.sub(subject, p, count=1) for p in parts[1:])]
+def resolve_parts(parts: list[str], query: str) -> list[str] | None:
+    """Each part able to stand alone: "it"/"its"/"they"/"them"/"their" in a later part name the
+    first part's subject ("What is RAG? How does it reduce hallucinations?" → "How does RAG
+    reduce hallucinations?"). None when a pronoun's subject is not certain, or a later part
+    has no subject of its own (no name, fewer than three key terms): better unsplit than
+    guessed."""
+    subject = first_part_subject(parts[0], query)
+    out = [parts[0]]
+    for part in parts[1:]:
+        pronouns = {m.group("p").lower() for m in _PRONOUN.finditer(part)}
+        if pronouns:
+            singular, plural = pronouns & {"it", "its"}, pronouns & {"they", "them", "their"}
+            if subject is None or (singular and plural):
+                return None
+            match = _PRONOUN.search(part)
+            assert match is not None
+            said = subject + ("'s" if match.group("p").lower() in ("its", "their") else "")
+            part = part[: match.start()] + said + part[match.end() :]
+        elif not (_names(part, query) or len(key_terms(part)) >= 3):
+            return None
+        out.append(part)
+    return out
 
 
-def _topic(question: str) -> str:
-    tokens = words(question)
-    if len(tokens) > 2 and tokens[0] in QUESTION_WORDS and tokens[1] not in STOPWORDS:
-        tokens = tokens[2:]  # "what causes inflation": "causes" is the verb
-    runs: list[list[str]] = [[]]
-    for token in tokens:
-        if token in STOPWORDS or token in QUESTION_WORDS:
-            runs.append([])
-        else:
-            runs[-1].append(token)
-    longest: list[str] = max(runs[::-1], key=len)  # the last of the longest
-    return " ".join(longest)
+def first_part_subject(part: str, query: str) -> str | None:
+    """What the first part is about, when that is certain: its only name, else the noun
+    phrase of "What is X" / "How is X configured" / "What causes X" / "How does X work"."""
+    names = _names(part, query)
+    if len(names) == 1:
+        return names[0]
+    if names:
+        return None  # two names: "it" could be either
+    for shape in _SUBJECT_SHAPES:
+        match = shape.match(part.strip())
+        if match and 1 <= len(match.group("s").split()) <= 5:
+            subject = match.group("s")
+            if not _is_date_or_number(subject) and words(subject)[0] not in STOPWORDS:
+                return (match.group("a") or "").lower() + subject  # "a run", "the store"
+    return None
+
+
+def _names(text: str, query: str) -> list[str]:
+    """The names a text gives (quoted, capitalised, code identifiers), without dates. A word
+    capitalised only because it opens the text ("Uses differ") is a name only if the question
+    writes it so too, past its own first word."""
+    return [
+        n for n, _, _ in _positioned_names(text) if not _is_date_or_number(n) and n in query[1:]
+    ]
+
+
+def is_standalone(text: str, query: str, min_words: int = 3) -> bool:
+    """Can this sub-query be searched on its own? It has something to search besides dates
+    and numbers, does not start as a cut-off piece ("without …", "than …"), holds one of the
+    question's key terms, and gives a name or has at least ``min_words`` words."""
+    tokens = words(text)
+    if not tokens or _is_date_or_number(text) or tokens[0] in _FRAGMENT_START:
+        return False
+    terms = key_terms(query)
+    if terms and not set(key_terms(text)) & set(terms):
+        return False
+    return bool(_names(text, query)) or len(tokens) >= min_words
+
+
+# --- hops ------------------------------------------------------------------------------------
 
 
 def is_multi_hop(query: str) -> bool:
@@ -252,3 +490,10 @@ def is_multi_hop(query: str) -> bool:
         or _ROLE_ATTRIBUTE.search(query)
         or _POSSESSIVE_CHAIN.search(query)
     )
+
+
+def usable_name(name: str) -> bool:
+    """Is a name found in a source worth a follow-up search? Not a date, year or number, and
+    not only stop or question words."""
+    content = [w for w in words(name) if w not in STOPWORDS | QUESTION_WORDS]
+    return bool(content) and not _is_date_or_number(name)

@@ -5,11 +5,14 @@
   give one name each that the question does not mention: the source's title if it reads as a
   name (short, mostly capitalised, not a path or file name), else the capitalised span of that
   sentence nearest a key term. The hop-2 query is the name plus the question's key terms that
-  sentence does not already contain ("Christopher Nolan born"). A second source gives a name
-  only if it ranks within :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose best
-  sentence holds every term it asked about is answered, and no further hop is built (at most
-  :data:`MAX_HOPS` hops).
-* **Retries** (comparisons): a compared entity that no source mentions is searched on its own.
+  sentence does not already contain ("Christopher Nolan born"), or, when that sentence holds
+  them all, every key term the question asks beyond its own names: a follow-up is never a
+  bare name. A date, year or number is never a bridge ("June", "2010"). A second source gives
+  a name only if it ranks within :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose
+  best sentence holds every term it asked about is answered, and no further hop is built (at
+  most :data:`MAX_HOPS` hops). Simple and list questions get bridges too: they may hide one.
+* **Retries** (comparisons): a compared entity that no source mentions is searched on its own
+  (the planner checked it is a name, not a date or a cut-off phrase).
 * **Expansion**: when at least :data:`UNVERIFIABLE_SHARE` of the verdicts are unverifiable,
   the question plus the three most frequent new words of the best source.
 
@@ -25,8 +28,8 @@ from typing import Final
 from backend.reasoning.models import Plan, Source, SubQuery, Verdict
 from backend.reasoning.offline.claims import candidate_sentences
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.planner import usable_name
 from backend.reasoning.offline.text import (
-    QUESTION_WORDS,
     STOPWORDS,
     capitalised_spans,
     content_words,
@@ -78,7 +81,7 @@ def refine_plan(
     servers = plan.sub_queries[0].sources
     # A "simple" question may still hide a bridge (HotpotQA: "… by which Italian painter?"):
     # follow the best source's lead unless its best sentence already answers every term.
-    if plan.kind in ("multi_hop", "simple") and last_hop < MAX_HOPS:
+    if plan.kind in ("multi_hop", "simple", "list") and last_hop < MAX_HOPS:
         latest = [sq for sq in plan.sub_queries if sq.hop == last_hop]
         ids = {sq.id for sq in latest}
         pool = [s for s in sources if not s.sub_query_ids or set(s.sub_query_ids) & ids]
@@ -112,7 +115,7 @@ def _bridge_resolved(
         if sq.purpose.startswith("bridge: ")
         for t in key_terms(sq.text, exclude=[sq.purpose.removeprefix("bridge: ")])
     ]
-    if not asked and plan.kind == "simple":
+    if not asked and plan.kind in ("simple", "list"):
         asked = key_terms(plan.query)  # a simple question is answered when all of it is
     if not asked:
         return False
@@ -134,20 +137,19 @@ def bridge_entities(
     for score, source, sentence in ranked[:2]:
         if score < BRIDGE_SOURCE_SHARE * ranked[0][0]:
             break
-        remaining = [
-            t for t in plan.key_terms if t not in question_names and overlap([t], sentence) == 0
-        ]
+        asked = [t for t in plan.key_terms if t not in question_names] or plan.key_terms
+        unanswered = [t for t in asked if overlap([t], sentence) == 0]
         for name in [_clean_title(source.title), *_near_terms(sentence, plan.key_terms)]:
             if (
                 name
                 and name.lower() not in names_in_plan
                 and not mentions(plan.query, name)
                 and not any(mentions(name, e) for e in plan.entities)
-                and any(w not in STOPWORDS | QUESTION_WORDS for w in words(name))
-                and not name.isdigit()
+                and usable_name(name)
             ):
                 names_in_plan.add(name.lower())
-                found.append((name, remaining))
+                own = set(words(name))
+                found.append((name, [t for t in unanswered or asked if t not in own]))
                 break  # one name per source: the best one
     return found
 

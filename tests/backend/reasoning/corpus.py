@@ -60,7 +60,7 @@ def magazines() -> list[Source]:
             ARTHURS,
             url="https://en.wikipedia.org/wiki/Arthur%27s_Magazine",
             score=0.62,
-            sub_query_ids=["q1", "q3"],
+            sub_query_ids=["q2", "q1"],
             retrieval_score=0.9,
         ),
         source(
@@ -69,7 +69,7 @@ def magazines() -> list[Source]:
             FIRST_FOR_WOMEN,
             url="https://en.wikipedia.org/wiki/First_for_Women",
             score=0.62,
-            sub_query_ids=["q2", "q3"],
+            sub_query_ids=["q3", "q1"],
             retrieval_score=0.85,
         ),
         source(
@@ -78,7 +78,7 @@ def magazines() -> list[Source]:
             ARTHURS_HISTORY,
             url="https://history.example.edu/monthlies",
             score=0.81,
-            sub_query_ids=["q1"],
+            sub_query_ids=["q2"],
             retrieval_score=0.7,
         ),
     ]
@@ -115,7 +115,7 @@ def rag() -> list[Source]:
             "queries. RAG also reduces the need to retrain LLMs with new data.",
             url="https://en.wikipedia.org/wiki/Retrieval-augmented_generation",
             score=0.62,
-            sub_query_ids=["q1"],
+            sub_query_ids=["q2"],
         ),
         source(
             "S2",
@@ -127,7 +127,7 @@ def rag() -> list[Source]:
             "facts it uses.",
             url="https://aws.amazon.com/what-is/retrieval-augmented-generation/",
             score=0.75,
-            sub_query_ids=["q1", "q2"],
+            sub_query_ids=["q2", "q3"],
         ),
         source(
             "S3",
@@ -137,6 +137,6 @@ def rag() -> list[Source]:
             "hallucinations: models still ignore or misread retrieved passages.",
             url="https://arxiv.org/abs/2311.05232",
             score=0.85,
-            sub_query_ids=["q2"],
+            sub_query_ids=["q3"],
         ),
     ]

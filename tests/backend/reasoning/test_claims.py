@@ -97,7 +97,7 @@ async def test_a_sentence_is_filed_under_the_part_it_answers_best(engine: Offlin
             "By grounding answers in retrieved documents, RAG reduces hallucinations because the "
             "model can cite the facts it uses."
         ]
-        == "q2"
+        == "q3"  # part 2: q1 is the whole question
     )
 
 

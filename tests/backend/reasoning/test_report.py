@@ -138,14 +138,14 @@ async def test_a_yes_no_comparison_answers_yes_as_a_heuristic(engine: OfflineEng
             "Scott Derrickson",
             "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "
             "producer. He lives in Los Angeles, California.",
-            sub_query_ids=["q1", "q3"],
+            sub_query_ids=["q2", "q1"],
         ),
         source(
             "S2",
             "Ed Wood",
             "Edward Davis Wood Jr. (October 10, 1924 – December 10, 1978) was an American "
             "filmmaker, actor, writer, producer, and director.",
-            sub_query_ids=["q2", "q3"],
+            sub_query_ids=["q3", "q1"],
         ),
     ]
     _, report = await _run(
@@ -174,14 +174,14 @@ async def test_is_x_older_than_y_answers_no_when_y_came_first(engine: OfflineEng
             "S1",
             "Python (programming language)",
             "Python was first released in 1991 by Guido van Rossum. It emphasises readability.",
-            sub_query_ids=["q1", "q3"],
+            sub_query_ids=["q2", "q1"],
         ),
         source(
             "S2",
             "Lisp (programming language)",
             "Lisp was specified in 1958 by John McCarthy at MIT. It is the second-oldest "
             "high-level language still in use.",
-            sub_query_ids=["q2", "q3"],
+            sub_query_ids=["q3", "q1"],
         ),
     ]
     _, report = await _run(engine, "Is Python older than Lisp?", sources)
