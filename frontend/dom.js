@@ -70,3 +70,31 @@ export function formatDate(iso) {
 export function percent(value) {
   return typeof value === "number" && Number.isFinite(value) ? `${Math.round(value * 100)}%` : "–";
 }
+
+const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
+
+/**
+ * Text from documents with its Markdown, MDX and HTML markup removed, for places that show
+ * it as plain text (claims, evidence, verdicts): `**Author(s)**:` → `Author(s):`,
+ * `[text](url)` → `text`, `<Note>…</Note>` → its inner text, `` `code` `` → `code` (backticks
+ * always dropped), leading `#`, `>` and list markers dropped, `\*` → `*`. The result still
+ * goes into the page as text, never as HTML.
+ */
+export function plainText(value) {
+  // Escaped characters are set aside first, so `\*` is never read as emphasis.
+  const text = String(value ?? "")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, (_, c) => String.fromCharCode(0xe000 + c.charCodeAt(0)))
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, "")
+    .replace(/<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*)?\/?>/g, "")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, "$2")
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
+    .replace(/(^|[^\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, "$1$2")
+    .replace(/(^|[^\w_])_(?=\S)([^_]*?\S)_(?![\w_])/g, "$1$2")
+    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")
+    .replace(/^[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)/gm, "")
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name) => ENTITIES[name])
+    .replace(/[\ue000-\ue07f]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xe000));
+  return text.replace(/[ \t]{2,}/g, " ").trim();
+}

@@ -1,9 +1,12 @@
 // The finished run: report, claims table, sources panel, citation check, exports, errors.
 
 import { ApiError, apiBlob, exportUrl } from "./api.js";
-import { $, clear, el, formatMs, percent, safeUrl } from "./dom.js";
+import { $, clear, el, formatMs, percent, plainText, safeUrl } from "./dom.js";
 
 const VERDICTS = new Set(["supported", "contradicted", "unverifiable"]);
+const NOT_FOUND_DETAIL =
+  " The sources searched do not answer this question, or they contradict what it assumes; " +
+  "the report says what they do cover.";
 
 /** Hide every result panel (a new run starts, or a run without results is shown). */
 export function clearResults() {
@@ -15,6 +18,8 @@ export function clearResults() {
   clear($("run-errors"));
   clear($("exports"));
   clear($("timings"));
+  $("answer-notice").textContent = "";
+  $("answer-notice").hidden = true;
   $("citation-check").textContent = "";
   $("export-error").textContent = "";
   for (const id of ["results", "claims-panel", "sources"]) $(id).hidden = true;
@@ -71,9 +76,12 @@ function renderSources(run) {
   for (const source of run.sources || []) {
     const url = safeUrl(source.url);
     const title = source.title || source.path || source.id;
+    // Where it is: the path in the ingested folder when known, else the file path (a web
+    // source's address is its title link).
+    const where = source.relative_path || (!url ? source.path : null);
     const breakdown = source.score_breakdown || {};
     const numbers = citedBy.get(source.id) || [];
-    const snippet = typeof source.text === "string" ? source.text.slice(0, 600) : "";
+    const snippet = typeof source.text === "string" ? plainText(source.text.slice(0, 600)) : "";
     list.appendChild(
       el(
         "li",
@@ -85,6 +93,9 @@ function renderSources(run) {
           url
             ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "source-title" }, title)
             : el("span", { class: "source-title" }, title),
+          source.status
+            ? el("span", { class: "source-status" }, `(${String(source.status)})`)
+            : null,
         ),
         el(
           "div",
@@ -92,7 +103,7 @@ function renderSources(run) {
           el("span", { class: `chip server server-${String(source.server).replace(/[^a-z0-9_-]/gi, "")}` }, source.server || "?"),
           source.published_date ? el("span", { class: "chip" }, String(source.published_date)) : null,
           numbers.length ? el("span", { class: "chip" }, `cited ${numbers.map((n) => `[${n}]`).join(" ")}`) : null,
-          !url && source.path ? el("span", { class: "source-path" }, String(source.path)) : null,
+          where ? el("span", { class: "source-path" }, String(where)) : null,
         ),
         el(
           "div",
@@ -125,7 +136,7 @@ function renderClaims(run) {
           " ",
           item.source_id ? sourceLink(item.source_id) : null,
           " ",
-          el("q", {}, String(item.text ?? item.quote ?? "")),
+          el("q", {}, plainText(item.text ?? item.quote)),
         ),
       );
     }
@@ -136,8 +147,8 @@ function renderClaims(run) {
       el(
         "tr",
         { class: `claim verdict-row-${verdict}` },
-        el("td", { class: "claim-text" }, String(claim.text ?? ""),
-          claim.rationale ? el("small", { class: "rationale" }, String(claim.rationale)) : null),
+        el("td", { class: "claim-text" }, plainText(claim.text),
+          claim.rationale ? el("small", { class: "rationale" }, plainText(claim.rationale)) : null),
         el("td", {}, el("span", { class: `badge verdict verdict-${verdict}` }, String(claim.verdict ?? "unverifiable"))),
         el("td", { class: "confidence" }, percent(claim.confidence)),
         el("td", {}, evidence),
@@ -197,6 +208,11 @@ function renderExtras(run) {
 /** Show whatever a run has: the report (sanitised server-side), claims, sources, extras. */
 export function renderRun(run) {
   clearResults();
+  if (run.answer_found === false) {
+    const notice = $("answer-notice");
+    notice.append(el("strong", {}, "Not found in the sources."), NOT_FOUND_DETAIL);
+    notice.hidden = false;
+  }
   const report = $("report");
   if (typeof run.report_html === "string" && run.report_html) {
     // report_html is sanitised by the server; it is the only HTML the UI inserts.
@@ -210,7 +226,7 @@ export function renderRun(run) {
   renderSources(run);
   renderExtras(run);
   const hasAnything = !report.hidden || (run.claims || []).length || (run.sources || []).length ||
-    (run.errors || []).length || run.error;
+    (run.errors || []).length || run.error || !$("answer-notice").hidden;
   $("results").hidden = !hasAnything;
   $("exports").hidden = report.hidden;
 }

@@ -1,7 +1,7 @@
 // The live timeline of agent activity, and the event stream that feeds it.
 
 import { eventsUrl } from "./api.js";
-import { $, clear, el, formatMs } from "./dom.js";
+import { $, clear, el, formatMs, plainText } from "./dom.js";
 
 export const AGENTS = ["planner", "researcher", "fact_checker", "synthesizer"];
 const KNOWN_KINDS = new Set([
@@ -70,7 +70,8 @@ export function addEvent(event) {
     time && !Number.isNaN(time.getTime())
       ? el("time", { datetime: event.ts, class: "event-time" }, time.toLocaleTimeString())
       : null,
-    el("p", { class: "event-message" }, String(event.message ?? "")),
+    // A verdict's message quotes its claim, which is document text.
+    el("p", { class: "event-message" }, kind === "verdict" ? plainText(event.message) : String(event.message ?? "")),
     details(event),
   );
   const list = $("timeline");

@@ -9,9 +9,11 @@ MCP server named "gate": while ``Server.gate`` exists, a search there waits, hol
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,10 @@ from typing import Any
 import httpx
 import pytest
 
+from backend.config import Settings
+from backend.persistence import RunRecord, RunStore, database_target
+from backend.persistence.runs import now_iso
+from backend.trace import Tracer
 from tests.helpers import REPO_ROOT, free_port, gate_mcp_config, running_process, serve_env
 
 CHROMIUM = "/usr/bin/chromium"
@@ -70,6 +76,8 @@ class Server:
     client: httpx.Client
     gate: Path
     """While this file exists, a search on the "gate" MCP server waits."""
+    data_dir: Path
+    """The server's MARSA_DATA_DIR (its runs database is the SQLite file in it)."""
 
     def research(self, query: str, **options: Any) -> str:
         """Start a run through the API; return its id."""
@@ -118,7 +126,42 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
         for doc in TIDE_DOCS:
             response = client.post("/api/documents", json=doc)
             assert response.status_code == 201, response.text
-        yield Server(url=url, client=client, gate=gate)
+        yield Server(url=url, client=client, gate=gate, data_dir=home / "data")
+
+
+def store_run(server: Server, query: str, result: dict[str, Any]) -> str:
+    """A finished run written into the server's runs database, as `marsa research` keeps
+    one: for what the offline engine does not produce on demand (a "not found" answer,
+    claims quoting Markdown). Returns its id."""
+    tracer = Tracer()
+    events = [
+        tracer.emit("run", "run_start", f"research: {query}", query=query),
+        tracer.emit("run", "run_end", "run done", status="done"),
+    ]
+    record = RunRecord(
+        id=tracer.run_id,
+        query=query,
+        status="done",
+        options={"sources": ["docs"], "max_iterations": 2, "review_plan": False},
+        created_at=now_iso(),
+        updated_at=now_iso(),
+        result={**result, "run_id": tracer.run_id},
+        answer=result.get("answer"),
+        answer_found=result.get("answer_found"),
+    )
+
+    async def write() -> None:
+        store = RunStore(database_target(Settings(data_dir=server.data_dir)))
+        await store.open()
+        try:
+            await store.add_finished(record, events)
+        finally:
+            await store.close()
+
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, write()).result()
+    return tracer.run_id
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PageProblems, Server, marsa_server, watch
+from tests.e2e.conftest import PageProblems, Server, marsa_server, store_run, watch
 
 RUN_TIMEOUT = 90_000  # ms: a whole offline research run, with room for a slow CI machine
 
@@ -21,6 +21,36 @@ largest tidal bore in the world, up to nine metres high.
 <script>window.__pwned=2</script>
 Read more about tidal bores [x](javascript:window.__pwned=3) in the river guide.
 """
+
+
+SOURCE = {
+    "id": "S1",
+    "title": "Tide office notes",
+    "url": None,
+    "path": "/srv/notes/office/tides.md",
+    "relative_path": "office/tides.md",
+    "status": "proposal",
+    "server": "docs",
+    "tool": "search_documents",
+    "score": 0.61,
+    "score_breakdown": {"domain": 0.5, "recency": 0.7, "depth": 0.6},
+    "text": "**Author(s)**: the tide office. Spring tides follow the full moon.",
+}
+
+
+def finished_run(**result: Any) -> dict[str, Any]:
+    """The result of a finished run citing SOURCE once; ``result`` overrides its fields."""
+    return {
+        "status": "done",
+        "answer": "Spring tides follow the full moon. [1]",
+        "answer_found": True,
+        "report": "## Answer\n\nSpring tides follow the full moon. [1]\n\n## Sources\n\n"
+        "1. Tide office notes — office/tides.md\n",
+        "citations": [{"n": 1, "source_id": "S1", "quote": "Spring tides follow the full moon."}],
+        "sources": [SOURCE],
+        "claims": [],
+        **result,
+    }
 
 
 def ask(
@@ -364,3 +394,93 @@ def test_an_export_the_server_refuses_shows_its_status_and_reason(
     # The browser logs the refused request itself; nothing else went wrong.
     assert all("404" in line for line in problems.console), problems
     assert not problems.errors and not problems.dialogs, problems
+
+
+def test_a_run_the_sources_do_not_answer_says_so_in_words_above_its_report(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    question = "When does the tide office open on Sundays?"
+    answer = "The sources do not say when the tide office opens. [1]"
+    run_id = store_run(
+        server,
+        question,
+        finished_run(
+            answer=answer,
+            answer_found=False,
+            report=f"## Answer\n\n{answer}\n\n## Sources\n\n1. Tide office notes\n",
+        ),
+    )
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+
+    notice = page.locator("#answer-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Not found in the sources.")
+    expect(notice).to_have_attribute("role", "note")
+    expect(page.locator("#report")).to_have_accessible_description(
+        re.compile("^Not found in the sources")
+    )
+    item = page.locator(f'#history-list li[data-run-id="{run_id}"]')
+    expect(item.locator(".chip.not-found")).to_have_text("not found in the sources")
+    page.screenshot(path=str(artifacts / "not-found.png"), full_page=True)
+
+    # A run that found its answer shows no notice.
+    found = store_run(server, "When do spring tides come?", finished_run())
+    page.goto(f"{server.url}/#run={found}")
+    wait_done(page)
+    expect(page.locator("#run-query")).to_have_text("When do spring tides come?")
+    expect(notice).to_be_hidden()
+    found_item = page.locator(f'#history-list li[data-run-id="{found}"]')
+    expect(found_item).to_be_visible()
+    expect(found_item.locator(".chip.not-found")).to_have_count(0)
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_claims_and_evidence_show_document_text_without_its_markup(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    claim = (
+        "**Author(s)**: the tide office says [spring tides](https://example.org/spring) "
+        "follow the `full moon`. <Note>Neap tides come at the *quarter* moons.</Note>"
+    )
+    evidence = {"source_id": "S1", "stance": "supports", "text": "__Spring tides__ follow it."}
+    run_id = store_run(
+        server,
+        "What does the tide office say about spring tides?",
+        finished_run(
+            claims=[
+                {
+                    "id": "c1",
+                    "text": claim,
+                    "source_ids": ["S1"],
+                    "verdict": "supported",
+                    "confidence": 0.8,
+                    "evidence": [evidence],
+                    "rationale": "",
+                }
+            ]
+        ),
+    )
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+
+    row = page.locator("#claims tbody tr").first
+    expect(row.locator(".claim-text")).to_have_text(
+        "Author(s): the tide office says spring tides follow the full moon. "
+        "Neap tides come at the quarter moons."
+    )
+    expect(row.locator(".evidence q")).to_have_text("Spring tides follow it.")
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_source_shows_its_path_in_the_ingested_folder_and_its_status(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    run_id = store_run(server, "Where are the tide office notes?", finished_run())
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+
+    source = page.locator("#sources li#src-S1")
+    expect(source.locator(".source-path")).to_have_text("office/tides.md")
+    expect(source.locator(".source-status")).to_have_text("(proposal)")
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
