@@ -5,18 +5,33 @@ chosen call) and as a real server process killed with SIGKILL mid-replacement.""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 from fastmcp import Client
 
 from backend.config import Settings
+from backend.mcp_client import server_env
 from mcp_servers.document_store import create_server
 from mcp_servers.document_store.embeddings import Embedder, EmbedderError, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text
-from mcp_servers.document_store.store import DocumentStore
+from mcp_servers.document_store.store import ADD_BATCH, DocumentStore
+from tests.fakes.embeddings_api import vector_for
+from tests.fakes.loopback import base_url, close, serve
+from tests.helpers import REPO_ROOT, free_port, running_process
 
 SOURCE = "notes/volcanoes.md"
 
@@ -201,3 +216,177 @@ async def test_semantic_search_never_returns_a_chunk_of_an_unfinished_version(
     restarted = open_store(small, Flaky(flaky.inner))
     hits = restarted.search("obsidian layer holds text", n_results=50, mode="semantic")
     assert len(hits) == 8 and all("basalt" in hit.text for hit in hits)
+
+
+# --- a real server process, killed with SIGKILL mid-replacement ------------------------------
+
+
+class GatedEmbeddings:
+    """OpenAI's embeddings API on 127.0.0.1 that can hold a request: once armed with ``n``,
+    the first request arriving after ``n`` texts were answered waits, and ``held`` is set."""
+
+    def __init__(self) -> None:
+        self.answered = 0
+        self.hold_after: int | None = None
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self._lock = threading.Lock()
+        gate = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                """Quiet."""
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                texts = list(body["input"])
+                with gate._lock:
+                    hold = gate.hold_after is not None and gate.answered >= gate.hold_after
+                    if not hold:
+                        gate.answered += len(texts)
+                if hold:
+                    gate.held.set()
+                    gate.release.wait(timeout=120)
+                    return  # the client is gone by now
+                data = [{"index": i, "embedding": vector_for(t)} for i, t in enumerate(texts)]
+                payload = json.dumps({"object": "list", "data": data}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self._server = serve(Handler)
+
+    @property
+    def url(self) -> str:
+        return base_url(self._server)
+
+    def arm(self, hold_after: int) -> None:
+        with self._lock:
+            self.answered, self.hold_after = 0, hold_after
+
+    def stop(self) -> None:
+        self.release.set()
+        close(self._server)
+
+
+@pytest.fixture
+def gate() -> Iterator[GatedEmbeddings]:
+    embeddings = GatedEmbeddings()
+    yield embeddings
+    embeddings.stop()
+
+
+@contextmanager
+def docs_process(settings: Settings) -> Iterator[tuple[Any, str]]:
+    """``python -m mcp_servers.document_store --transport http`` with the client's env."""
+    port = free_port()
+    env = {**server_env("docs", settings), "PYTHONPATH": REPO_ROOT}
+    command = [sys.executable, "-m", "mcp_servers.document_store", "--transport", "http"]
+    command += ["--port", str(port)]
+    url = f"http://127.0.0.1:{port}"
+    with running_process(command, f"{url}/health", env) as proc:
+        yield proc, url
+
+
+def call_tool(url: str, tool: str, **args: Any) -> dict[str, Any]:
+    async def go() -> Any:
+        async with Client(f"{url}/mcp", timeout=300) as client:
+            return (await client.call_tool(tool, args)).structured_content
+
+    result = asyncio.run(go())
+    assert isinstance(result, dict)
+    return result
+
+
+def raw_call(url: str, tool: str, args: dict[str, Any]) -> None:
+    """One tools/call over streamable HTTP with plain httpx, which fails as soon as the
+    server's socket closes (an MCP client would keep its session waiting)."""
+    headers = {"Accept": "application/json, text/event-stream"}
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}
+    with httpx.Client(base_url=url, timeout=300) as http:
+        opened = http.post(
+            "/mcp",
+            headers=headers,
+            json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        )
+        opened.raise_for_status()
+        headers["mcp-session-id"] = opened.headers["mcp-session-id"]
+        http.post(
+            "/mcp", headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"}
+        ).raise_for_status()
+        call = {"name": tool, "arguments": args}
+        http.post(
+            "/mcp",
+            headers=headers,
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+        ).raise_for_status()
+
+
+BIG = 2 * ADD_BATCH + 100  # chunks: three batches of the real batch size
+BIG_NEW = {"title": "Volcanoes", "content": content("obsidian", BIG), "source_url": SOURCE}
+OLD_DOC = {"title": "Volcanoes", "content": content("basalt", 30), "source_url": SOURCE}
+
+
+def shown_by(url: str) -> tuple[list[tuple[str, int]], list[str], list[str]]:
+    """(listed documents as (title, chunks), texts found for basalt, for obsidian)."""
+    listed = call_tool(url, "list_documents")["documents"]
+    found = {
+        word: [
+            hit["text"]
+            for hit in call_tool(url, "search_documents", query=word, mode="keyword", n_results=50)[
+                "results"
+            ]
+        ]
+        for word in ("basalt", "obsidian")
+    }
+    return [(d["title"], d["chunks"]) for d in listed], found["basalt"], found["obsidian"]
+
+
+@pytest.mark.parametrize("batches_written", [0, 1, 2])
+def test_a_server_killed_mid_replacement_shows_the_old_version_and_the_next_ingest_repairs_it(
+    settings: Settings, gate: GatedEmbeddings, batches_written: int
+) -> None:
+    small = settings.model_copy(
+        update={
+            "embedder": "openai:gated",
+            "embedder_base_url": gate.url,
+            "chunk_words": 20,
+            "chunk_overlap": 0,
+        }
+    )
+    with docs_process(small) as (proc, url):
+        assert call_tool(url, "ingest_document", **OLD_DOC)["chunks"] == 30
+        gate.arm(hold_after=batches_written * ADD_BATCH)
+        outcome: list[httpx.HTTPError] = []
+
+        def replace() -> None:
+            try:
+                raw_call(url, "ingest_document", BIG_NEW)
+            except httpx.HTTPError as exc:  # the server dies under the call: that is the point
+                outcome.append(exc)
+
+        writer = threading.Thread(target=replace)
+        writer.start()
+        deadline = time.monotonic() + 120
+        while not gate.held.wait(timeout=0.1):
+            assert writer.is_alive(), f"the call ended before the held batch: {outcome}"
+            assert time.monotonic() < deadline, "the server never asked for the held batch"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        gate.release.set()
+        writer.join(timeout=60)
+    assert not writer.is_alive() and len(outcome) == 1  # the call died with the server
+    gate.hold_after = None
+    with docs_process(small) as (_, url):
+        listed, basalt, obsidian = shown_by(url)
+        assert listed == [("Volcanoes", 30)]
+        assert len(basalt) == 30 and obsidian == []
+        result = call_tool(url, "ingest_document", **BIG_NEW)
+        listed, basalt, obsidian = shown_by(url)
+        chunks = httpx.get(f"{url}/health", timeout=30).json()["chunks"]
+    assert (result["status"], result["chunks"]) == ("replaced", BIG)
+    assert listed == [("Volcanoes", BIG)]
+    assert basalt == [] and len(obsidian) == 50
+    assert chunks == BIG  # nothing of the old version or the killed attempt is left
