@@ -27,8 +27,12 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from backend.reasoning.models import Claim, Plan, Verdict
+from backend.reasoning.models import Claim, Plan, Source, Verdict
+from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.passages import Passage
+from backend.reasoning.offline.pick import Choice, choose
 from backend.reasoning.offline.polarity import has_negation
+from backend.reasoning.offline.question import analyse
 from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
     capitalised_spans,
@@ -85,20 +89,77 @@ class Answer:
     unconfirmed: bool = False
     per_claim: bool = False  # the text is the claims' sentences, each to be cited in place
     contested: bool = False  # every claim was contradicted: the answer shows the dispute
+    passage: Passage | None = None  # the source passage the text shows (cited with its quote)
+    found: bool = True  # False: the sources do not answer (the text says so)
+    lead: str = ""  # words before the passage ("No:", "The documents do not say …")
 
 
-def direct_answer(plan: Plan, claims: list[Claim], verdicts: dict[str, Verdict]) -> Answer:
-    """The first line of the report."""
+NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
+DENIED: Final = "The sources contradict the question's premise:"
+NOTHING: Final = "The sources found do not contain a statement that answers the question"
+
+
+def direct_answer(
+    plan: Plan,
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    sources: list[Source] | None = None,
+    vectors: SentenceVectors | None = None,
+) -> Answer:
+    """The first line of the report: the answer of the kind the question asks for, or a plain
+    statement that the sources do not give one (then what they say nearby)."""
     usable = [c for c in claims if _label(c, verdicts) != "contradicted"]
-    if not claims:
-        return Answer("The sources found do not contain a statement that answers the question", [])
-    if not usable:
+    if not claims and not sources:
+        return Answer(NOTHING, [], found=False)
+    if claims and not usable:
         best = max(claims, key=lambda c: (c.relevance, -claims.index(c)))
         return Answer(best.text, [best], contested=True)
     if plan.kind == "comparison" and len(plan.entities) >= 2:
         ranked = comparison_answer(plan, usable)
         if ranked is not None:
             return ranked
+        if _YES_NO.match(plan.query) and (decided := yes_no_answer(plan, usable)) is not None:
+            return decided
+    if sources is None or vectors is None:
+        return _claim_answer(plan, usable, claims, verdicts)
+    asked = analyse(plan.query)
+    if plan.kind == "multi_part":
+        return _per_part_answer(plan, usable, claims, verdicts)
+    pick = choose(asked, plan, sources, vectors)
+    if pick.best is None:
+        if usable:
+            return _claim_answer(plan, usable, claims, verdicts)
+        return Answer(NOTHING, [], found=False)
+    if pick.denial is not None:
+        return _passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False)
+    if not pick.found:
+        return _passage_answer(pick.best, claims, verdicts, lead=NOT_FOUND, found=False)
+    lead = ""
+    if asked.kind == "yes_no":
+        lead = _yes_or_no(plan.query, pick.best.passage.quote)
+    return _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
+
+
+def _yes_or_no(question: str, passage: str) -> str:
+    """ "No:" when the passage denies what the question asks (or affirms what it denies)."""
+    return "No:" if has_negation(passage) != has_negation(question) else "Yes:"
+
+
+def _passage_answer(
+    choice: Choice, claims: list[Claim], verdicts: dict[str, Verdict], *, lead: str, found: bool
+) -> Answer:
+    passage = choice.passage
+    text = passage.quote
+    backing = [c for c in claims if c.text in text or text in c.text]
+    unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
+    return Answer(
+        passage.text, backing, unconfirmed=unconfirmed, passage=passage, found=found, lead=lead
+    )
+
+
+def _claim_answer(
+    plan: Plan, usable: list[Claim], claims: list[Claim], verdicts: dict[str, Verdict]
+) -> Answer:
     if _YES_NO.match(plan.query) and (decided := yes_no_answer(plan, usable)) is not None:
         return decided
     if plan.kind == "multi_part":

@@ -58,7 +58,7 @@ CONTEXT_PENALTY: Final = 0.9
 _DIAGRAM: Final = re.compile(r"[\u2500-\u257f]|-->|<--|\s\|\s.*\s\|\s")
 _CATCH_ALL: Final = frozenset({"whole question", "expanded"})
 # Openings that lean on the sentence before: pronouns and discourse connectives.
-_LEANS_ON_CONTEXT: Final = word_set(
+LEANS_ON_CONTEXT: Final = word_set(
     "it he she they this these those its his her their however but thus therefore hence "
     "moreover furthermore additionally also instead still such"
 )
@@ -215,7 +215,7 @@ def _relevance(
                 names_entity[c.source.id] = mentions(f"{c.source.title}\n{c.source.text}", entity)
             if not names_entity[c.source.id]:
                 score *= 0.8
-        if words(c.text)[0] in _LEANS_ON_CONTEXT:
+        if words(c.text)[0] in LEANS_ON_CONTEXT:
             score *= CONTEXT_PENALTY  # "It is 330 metres tall." says little on its own
         scores[c.index] = score
     return scores

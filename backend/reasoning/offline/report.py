@@ -1,15 +1,21 @@
-"""The report: the direct answer first, one section per search, then the numbered sources.
+"""The report: the answer first, then what backs it, where sources disagree, what was not
+found, and the sources.
 
-Within a section, claims from higher-quality sources come first.
+Sections: **Answer** (the direct answer of the kind the question asks for, or a plain "the
+documents do not answer this" with what they say nearby); **Key findings** (the checked
+claims that are complete sentences and not already the answer, grouped under each
+sub-question that found something, better sources first); **Where the sources disagree**
+(claims another source contradicts, both sides quoted); **Not covered** (parts of the
+question nothing was found for); **Sources** (one line per document).
 
 Every sentence taken from the sources ends with numbered citations ``[n]``; ``n`` is given to
-a source the first time it is cited. Each :class:`Citation` quotes the exact words relied on,
-found verbatim in that source (the Markdown shows it on one line, hard wraps joined): the
-claim sentence for the source it came from, and a source's
-own sentence for a source that agrees in other words (a merged near-duplicate or a supporting
-piece of evidence). Contradicted claims are flagged "**Contested:**" with the contradicting
-source's sentence cited; claims no other source confirmed are marked "(not independently
-confirmed)". The sources list gives each cited source's quality and its three components.
+a source (a document) the first time it is cited, and one number may carry several quotes.
+Each :class:`Citation` quotes the exact words relied on, found verbatim in that source. A
+second source is cited for a sentence only with words of its own that say the same (its
+supporting evidence, or a sentence sharing most of the claim's content words); otherwise it
+is not cited there. Claims no other source confirmed are marked "(not independently
+confirmed)"; a claim resting on a draft, proposal, deprecated or superseded document says so.
+What a reader sees has markup removed; the citation keeps the verbatim words.
 """
 
 from __future__ import annotations
@@ -19,10 +25,14 @@ from typing import Final
 from backend.reasoning.models import Citation, Claim, Plan, Report, Source, SubQuery, Verdict
 from backend.reasoning.offline.answer import Answer, direct_answer
 from backend.reasoning.offline.claims import quality
+from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.markup import plain
+from backend.reasoning.offline.passages import answerable
 from backend.reasoning.offline.text import content_stems, split_sentences
 
 MAX_CITES_PER_CLAIM: Final = 4
 UNCONFIRMED: Final = "(not independently confirmed)"
+SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
 
 
 class _Citations:
@@ -45,7 +55,8 @@ class _Citations:
         return f"[{n}]"
 
     def for_claim(self, claim: Claim, verdict: Verdict | None) -> list[str]:
-        """Markers for every source that states the claim or supports it, origin first."""
+        """Markers for every source that states the claim or supports it in its own words,
+        origin first."""
         own_words = {
             e.source_id: e.quote
             for e in (verdict.evidence if verdict else [])
@@ -54,9 +65,42 @@ class _Citations:
         ids = list(dict.fromkeys([*claim.source_ids, *own_words]))[:MAX_CITES_PER_CLAIM]
         markers = []
         for i, source_id in enumerate(ids):
-            quote = claim.text if i == 0 else own_words.get(source_id, claim.text)
-            markers.append(self.cite(source_id, quote))
+            if i == 0:
+                quote: str | None = claim.text
+            elif source_id in own_words and says_the_same(own_words[source_id], claim.text):
+                quote = own_words[source_id]
+            else:
+                quote = self._same_words(source_id, claim.text)
+            if quote is not None:
+                markers.append(self.cite(source_id, quote))
         return [m for m in markers if m]
+
+    def _same_words(self, source_id: str, text: str) -> str | None:
+        """The source's own sentence that says what ``text`` says, if it has one."""
+        source = self.sources.get(source_id)
+        if source is None:
+            return None
+        if text in source.text:
+            return text
+        best = closest_sentence(source.text, text)
+        return best if says_the_same(best, text) else None
+
+    def statuses(self, markers: list[str]) -> str:
+        """ " (proposal)" etc. for cited documents that are not the word on the matter."""
+        by_number = {f"[{n}]": sid for sid, n in self.numbers.items()}
+        found = {
+            status
+            for m in markers
+            if (status := self.sources[by_number[m]].status if m in by_number else None)
+        }
+        return "".join(f" ({s})" for s in sorted(found))
+
+
+def says_the_same(quote: str, sentence: str) -> bool:
+    """Does ``quote`` hold most of the sentence's content words? (What a second citation of a
+    sentence must do: a related sentence on the same topic is not support.)"""
+    goal = content_stems(sentence)
+    return bool(goal) and len(goal & content_stems(quote)) >= SAME_WORDS * len(goal)
 
 
 def closest_sentence(text: str, target: str) -> str:
@@ -67,23 +111,77 @@ def closest_sentence(text: str, target: str) -> str:
 
 
 def write(
-    plan: Plan, claims: list[Claim], verdicts: list[Verdict], sources: list[Source]
+    plan: Plan,
+    claims: list[Claim],
+    verdicts: list[Verdict],
+    sources: list[Source],
+    vectors: SentenceVectors | None = None,
 ) -> Report:
     """Assemble the Markdown report and its citations."""
     by_claim = {v.claim_id: v for v in verdicts}
     registry = _Citations(sources)
-    answer = direct_answer(plan, claims, by_claim)
+    answer = direct_answer(plan, claims, by_claim, sources, vectors)
     answer_line = _answer_line(answer, registry, by_claim)
     lines = ["## Answer", "", answer_line, ""]
-    for heading, members in _sections(plan, _by_quality(claims, registry.sources)):
-        lines += [f"## {heading}", ""]
-        lines += [_claim_line(c, by_claim.get(c.id), registry) for c in members]
+    shown = {c.id for c in answer.claims}
+    disputed = [c for c in claims if _verdict_is(by_claim, c, "contradicted")]
+    findings = [
+        c
+        for c in _by_quality(claims, registry.sources)
+        if c.id not in shown
+        and c not in disputed
+        and _complete(c.text)
+        and not (answer.passage and c.text in answer.passage.quote)
+    ]
+    sections = _sections(plan, findings)
+    if sections:
+        lines += ["## Key findings", ""]
+        for heading, members in sections:
+            if len(sections) > 1:
+                lines += [f"### {heading}", ""]
+            lines += [_claim_line(c, by_claim.get(c.id), registry) for c in members]
+            lines.append("")
+    if disputed:
+        lines += ["## Where the sources disagree", ""]
+        lines += [_claim_line(c, by_claim.get(c.id), registry) for c in disputed]
         lines.append("")
+    missing = _not_covered(plan, claims, answer)
+    if missing:
+        lines += ["## Not covered", "", *missing, ""]
     lines += ["## Sources", ""]
     lines += [_source_line(n, registry.sources[sid]) for sid, n in registry.numbers.items()]
     return Report(
-        markdown="\n".join(lines).rstrip() + "\n", citations=registry.citations, answer=answer_line
+        markdown="\n".join(lines).rstrip() + "\n",
+        citations=registry.citations,
+        answer=answer_line,
+        answer_found=answer.found,
     )
+
+
+def _verdict_is(verdicts: dict[str, Verdict], claim: Claim, label: str) -> bool:
+    verdict = verdicts.get(claim.id)
+    return verdict is not None and verdict.verdict == label
+
+
+def _complete(text: str) -> bool:
+    """A statement a reader can take on its own: not a label, heading or fragment, and
+    ending as a sentence ends."""
+    shown = plain(text)
+    return answerable(text) and shown[-1:] in (".", "!", "?", ")", "”", '"')
+
+
+def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
+    """What was asked and not found: the question itself when nothing answers it, and each
+    part, compared thing or follow-up that found nothing."""
+    lines = []
+    if not answer.found:
+        lines.append(f"- {plan.query} The documents found do not answer it.")
+    covered = {c.sub_query_id for c in claims}
+    for sq in plan.sub_queries:
+        if sq.purpose == "whole question" or sq.id in covered or sq.purpose == "expanded":
+            continue
+        lines.append(f"- {_heading(plan, sq)}: nothing found in the sources.")
+    return lines
 
 
 def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdict]) -> str:
@@ -91,21 +189,32 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         claim = answer.claims[0]
         line = _claim_line(claim, verdicts.get(claim.id), registry).removeprefix("- ")
         return line.replace("**Contested:**", "The sources disagree:", 1)
+    if answer.passage is not None:
+        markers = [registry.cite(answer.passage.source.id, answer.passage.quote)]
+        for claim in answer.claims:
+            markers += registry.for_claim(claim, verdicts.get(claim.id))
+        cited = list(dict.fromkeys(m for m in markers if m))
+        line = f"{answer.lead} {answer.passage.text} {''.join(cited)}".strip()
+        line += registry.statuses(cited)
+        if answer.found and answer.unconfirmed:
+            line += f" {UNCONFIRMED}"
+        return line
     if answer.per_claim:
         parts = []
         for claim in answer.claims:
             verdict = verdicts.get(claim.id)
-            line = f"{inline(claim.text)} {''.join(registry.for_claim(claim, verdict))}"
+            own = registry.for_claim(claim, verdict)
+            line = f"{inline(claim.text)} {''.join(own)}{registry.statuses(own)}"
             if verdict is None or verdict.verdict == "unverifiable":
                 line += f" {UNCONFIRMED}"
             parts.append(line)
         return " ".join(parts)
     cited = [m for c in answer.claims for m in registry.for_claim(c, verdicts.get(c.id))]
-    markers = "".join(dict.fromkeys(cited))
+    group = "".join(dict.fromkeys(cited))
     if answer.claims and answer.text == answer.claims[0].text:
-        line = f"{inline(answer.text)} {markers}"  # a verbatim sentence keeps its full stop
+        line = f"{inline(answer.text)} {group}"  # a verbatim sentence keeps its full stop
     else:
-        line = f"{inline(answer.text)} {markers}".rstrip()
+        line = f"{inline(answer.text)} {group}".rstrip()
         line += "" if line.endswith((".", "!", "?")) else "."
     if answer.unconfirmed:
         line += f" {UNCONFIRMED}"
@@ -113,13 +222,14 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
 
 
 def inline(text: str) -> str:
-    """A quote shown on one Markdown line: runs of whitespace (hard wraps) become one space.
-    The citation keeps the exact text."""
-    return " ".join(text.split())
+    """A quote as a reader sees it: on one line, markup removed. The citation keeps the
+    exact text."""
+    return plain(text)
 
 
 def _claim_line(claim: Claim, verdict: Verdict | None, registry: _Citations) -> str:
-    markers = "".join(registry.for_claim(claim, verdict))
+    cited = registry.for_claim(claim, verdict)
+    markers = "".join(cited) + registry.statuses(cited)
     if verdict is not None and verdict.verdict == "contradicted":
         against = [e for e in verdict.evidence if e.stance == "contradicts"][:2]
         rebuttal = " ".join(
@@ -169,7 +279,14 @@ def _heading(plan: Plan, sq: SubQuery) -> str:
 
 
 def _source_line(n: int, source: Source) -> str:
-    where = source.url or source.path or f"{source.server}:{source.doc_id or source.tool}"
+    where = (
+        source.url
+        or source.relative_path
+        or source.path
+        or f"{source.server}:{source.doc_id or source.tool}"
+    )
+    if source.status is not None:
+        where += f" ({source.status})"
     if source.score <= 0:
         return f"{n}. {source.title} — {where} — quality unscored"
     line = f"{n}. {source.title} — {where} — quality {source.score:.2f}"

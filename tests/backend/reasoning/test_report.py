@@ -224,9 +224,11 @@ async def test_within_a_section_claims_from_better_sources_lead(
     engine: OfflineEngine, moon_score: float
 ) -> None:
     sources = [
+        source("S0", "Guide", "Tides rise 2 times a day at the quay of the harbour.", score=0.9),
         source("S1", "Forum post", "Tides depend on the wind over the harbour.", score=0.45),
         source("S2", "Almanac", "Tides depend on the Moon and the Sun together.", score=moon_score),
     ]
-    _, report = await _run(engine, "What do tides depend on?", sources)
+    _, report = await _run(engine, "How many times a day do tides rise at the quay?", sources)
     body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
-    assert [("Moon" in ln, "wind" in ln) for ln in body] == [(True, False), (False, True)]
+    order = [("Moon" in ln, "wind" in ln) for ln in body if "Moon" in ln or "wind" in ln]
+    assert order == [(True, False), (False, True)], report.markdown

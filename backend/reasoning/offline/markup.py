@@ -1,0 +1,53 @@
+"""What a reader sees: Markdown, MDX and HTML markup removed from a quoted passage.
+
+The citation keeps the verbatim words (the check finds them in the source); the report and the
+direct answer show them without emphasis marks, link targets, tags or list bullets. Inline code
+keeps its backticks: an identifier reads better marked as one, and Markdown renders it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Final
+
+_IMAGE: Final = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK: Final = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_REF_LINK: Final = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+_AUTOLINK: Final = re.compile(r"<(https?://[^>\s]+)>")
+_JSX_COMMENT: Final = re.compile(r"\{/\*.*?\*/\}", re.S)
+_TAG: Final = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?/?>")
+_EMPHASIS: Final = re.compile(
+    r"(\*\*|\*|~~)(?=\S)(.+?)(?<=\S)\1|(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\3(?!\w)"
+)
+_HEADING: Final = re.compile(r"^\s{0,3}#{1,6}\s+", re.M)
+_BULLET: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+", re.M)
+_QUOTE: Final = re.compile(r"^\s*>\s?", re.M)
+_ADMONITION: Final = re.compile(r"^\s*(?:!!!|\?\?\?|:::)\s*\w*[^\n]*$", re.M)
+
+
+def plain(text: str) -> str:
+    """``text`` on one line, with Markdown/MDX/HTML markup removed (code spans kept)."""
+    spans: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = re.sub(r"`[^`\n]+`", keep, text)  # code is not markup: protect it first
+    text = _JSX_COMMENT.sub(" ", text)
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _REF_LINK.sub(r"\1", text)
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _TAG.sub(" ", text)
+    text = _ADMONITION.sub(" ", text)
+    text = _HEADING.sub("", text)
+    text = _QUOTE.sub("", text)
+    text = _BULLET.sub("", text)
+    for _ in range(2):  # "***bold italic***"
+        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(4), text)
+    text = html.unescape(text)
+    text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
+    text = " ".join(text.split())
+    return re.sub(r"\s+([,.;:!?])", r"\1", text)

@@ -1,0 +1,212 @@
+"""Answer-bearing passages: one sentence, or two or three consecutive sentences of a source,
+or a lead-in line with the list that follows it.
+
+Every passage is a verbatim slice of its source's text (``quote``), so it can be cited and
+checked; ``text`` is what a reader sees (markup removed). Sentences that cannot answer
+anything are left out: headings, bylines and other "Label: value" metadata lines, front
+matter, table fragments, MDX imports and exports, code prompts, markup with few words, and a
+line ending in ':' (unless its list is taken with it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from backend.reasoning.models import Source
+from backend.reasoning.offline.markup import plain
+from backend.reasoning.offline.text import split_sentences, words
+
+MAX_WINDOW: Final = 3
+MAX_LIST_ITEMS: Final = 12
+MIN_WORDS: Final = 4
+MAX_WORDS: Final = 120
+_BULLET_LINE: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+_LABEL: Final = re.compile(
+    r"^\W{0,3}(?:\*\*|__)?[A-Za-z][\w ()/-]{0,30}(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\S"
+)
+_METADATA: Final = re.compile(
+    r"^\W{0,3}(?:authors?|author\(s\)|by|status|created|updated|last updated|date|version|"
+    r"type|category|tags?|title|slug|sidebar\w*|discussions?-to|requires|replaces|"
+    r"superseded-by|editors?|maintainers?|license|copyright|sep|pep|rfc)(?!\w)\W{0,3}\s*[:|]",
+    re.I,
+)
+_NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
+MAX_CODE_LINES: Final = 3
+_FENCED: Final = re.compile(
+    r"[ \t]*\n\s*(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)(?:\n[ \t]*(?P=fence)|\Z)", re.S
+)
+_GAP_BREAKS: Final = re.compile(r"```|~~~|^\s{0,3}#{1,6}\s|^\s*\|", re.M)
+
+
+@dataclass(slots=True)
+class Passage:
+    """A stretch of one source that may answer the question."""
+
+    source: Source
+    sentences: list[str]  # verbatim, in order
+    quote: str  # the verbatim slice of source.text the passage covers
+    text: str  # what a reader sees
+    first: int  # index of the first sentence among the source's usable sentences
+    is_list: bool = False
+    is_code: bool = False  # a lead-in with the code block that follows it
+
+
+@dataclass(slots=True)
+class _Sentence:
+    text: str
+    start: int
+    end: int
+    item: int  # offset of the list item's bullet line the sentence sits in; -1 outside a list
+    lead_in: bool  # ends with ':' (introduces what follows)
+    usable: bool
+
+
+def _sentences(source: Source) -> list[_Sentence]:
+    found: list[_Sentence] = []
+    position = 0
+    text = source.text
+    for sentence in split_sentences(text):
+        start = text.find(sentence, position)
+        if start < 0:
+            continue
+        end = start + len(sentence)
+        position = end
+        stripped = sentence.rstrip()
+        found.append(
+            _Sentence(
+                text=sentence,
+                start=start,
+                end=end,
+                item=_item_of(text, start),
+                lead_in=stripped.endswith(":"),
+                usable=answerable(sentence),
+            )
+        )
+    return found
+
+
+def _item_of(text: str, start: int) -> int:
+    """The offset of the bullet line of the list item holding ``start`` (walking back over
+    the item's wrapped lines, not past a blank line), or -1."""
+    line_start = text.rfind("\n", 0, start) + 1
+    while True:
+        line = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else None]
+        if _BULLET_LINE.match(line):
+            return line_start
+        if line_start == 0 or not line.strip():
+            return -1
+        previous = text.rfind("\n", 0, line_start - 1) + 1
+        if not text[previous : line_start - 1].strip():
+            return -1  # a blank line before: the paragraph is not a list item
+        line_start = previous
+
+
+def answerable(sentence: str) -> bool:
+    """Could this sentence state an answer? (Not a heading, byline, label, table fragment,
+    import, code prompt or markup with few words.)"""
+    first_line = sentence.lstrip().splitlines()[0] if sentence.strip() else ""
+    if first_line.startswith("#") or "|" in sentence or _NOT_PROSE.search(sentence):
+        return False
+    if _METADATA.match(sentence):
+        return False
+    shown = plain(sentence)
+    n = len(words(shown))
+    if n < MIN_WORDS or n > MAX_WORDS:
+        return False
+    label = _LABEL.match(sentence)
+    if label and len(words(plain(sentence[label.end() - 1 :]))) < MIN_WORDS:
+        return False  # "**Author(s)**: Jane Doe", "Type: Standards Track"
+    letters = sum(ch.isalnum() for ch in sentence)
+    return letters >= 0.5 * len(sentence.replace(" ", ""))
+
+
+def passages(source: Source) -> list[Passage]:
+    """Every passage of a source: windows of 1–3 consecutive usable sentences (not across a
+    code block, heading or table), and each lead-in line with the list items after it."""
+    sentences = _sentences(source)
+    out: list[Passage] = []
+    for i, first in enumerate(sentences):
+        code = _code_after(source.text, first)
+        if code is not None:
+            out += _code_passages(source, sentences, i, code)
+        if first.lead_in:
+            items = _list_after(source.text, sentences, i)
+            if items:
+                out.append(_list_passage(source, first, items, i))
+            continue
+        if not first.usable:
+            continue
+        window = [first]
+        for nxt in sentences[i + 1 : i + MAX_WINDOW]:
+            gap = source.text[window[-1].end : nxt.start]
+            same_block = nxt.item == first.item and "\n\n" not in gap
+            if nxt.lead_in or _GAP_BREAKS.search(gap) or not (nxt.usable or same_block):
+                break
+            if nxt.item != first.item:
+                break
+            window.append(nxt)
+        for size in range(1, len(window) + 1):
+            members = window[:size]
+            quote = source.text[members[0].start : members[-1].end]
+            out.append(Passage(source, [m.text for m in members], quote, plain(quote), first=i))
+    return out
+
+
+def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
+    """(end offset, first lines) of a code block right after a lead-in sentence ("… like
+    this:", "… dependencies..."), or None."""
+    if not lead.text.rstrip().endswith((":", "...", "…")):
+        return None
+    match = _FENCED.match(text, lead.end)
+    if match is None:
+        return None
+    lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
+    lines = lines[:MAX_CODE_LINES]
+    return (match.end(), lines) if lines else None
+
+
+def _code_passages(
+    source: Source, sentences: list[_Sentence], i: int, code: tuple[int, list[str]]
+) -> list[Passage]:
+    """The lead-in with its code (and with the sentence before it, when that is usable)."""
+    end, lines = code
+    shown_code = " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
+    out = []
+    starts = [i] + ([i - 1] if i > 0 and sentences[i - 1].usable else [])
+    for first in starts:
+        members = sentences[first : i + 1]
+        if source.text[members[0].end : sentences[i].start].count("```"):
+            continue
+        quote = source.text[members[0].start : end].rstrip()
+        shown = f"{plain(source.text[members[0].start : sentences[i].end])} {shown_code}"
+        out.append(Passage(source, [m.text for m in members], quote, shown, first, is_code=True))
+    return out
+
+
+def _list_after(text: str, sentences: list[_Sentence], lead: int) -> list[list[_Sentence]]:
+    """The list items (each its sentences) right after a lead-in line."""
+    items: list[list[_Sentence]] = []
+    previous = sentences[lead]
+    for nxt in sentences[lead + 1 :]:
+        gap = text[previous.end : nxt.start]
+        if nxt.item < 0 or _GAP_BREAKS.search(gap):
+            break
+        if items and items[-1][0].item == nxt.item:
+            items[-1].append(nxt)
+        elif len(items) == MAX_LIST_ITEMS:
+            break
+        else:
+            items.append([nxt])
+        previous = nxt
+    return items if len(items) >= 2 else []
+
+
+def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:
+    quote = source.text[lead.start : items[-1][-1].end]
+    shown_items = [plain(source.text[it[0].start : it[-1].end]).rstrip(".;,") for it in items]
+    shown = f"{plain(lead.text)} {'; '.join(shown_items)}."
+    members = [lead.text, *(s.text for item in items for s in item)]
+    return Passage(source, members, quote, shown, i, is_list=True)

@@ -1,0 +1,203 @@
+"""Choosing the passage that answers the question, and knowing when none does.
+
+Each passage (see ``passages``) is scored against the question and, for sources found by a
+follow-up hop, against that hop's search:
+
+``score = 0.40·similarity + 0.35·coverage + 0.20·cue + 0.05·prior − 0.04·(sentences − 1)``
+
+* similarity: the mean of the best cosine between one of its sentences and the question (or
+  hop search) and the sentences' average cosine (an idle sentence dilutes a passage);
+* coverage: the share of the question's content words the passage holds, each word weighted
+  by its rarity among the retrieved sentences (IDF), so "httpx" in a corpus about httpx
+  counts for little and "keepalive_expiry" for much; a word of the document's title counts
+  half;
+* cue: 1 when the passage holds the kind of thing asked for (``question.holds_cue``);
+* prior: half source quality, half retrieval rank; a passage opening with a pronoun or a
+  connective ("It …", "However, …") loses 10 %: the window that starts one sentence earlier
+  carries it.
+
+**Found or not.** The best passage answers only when its coverage reaches
+:data:`MIN_COVERAGE`, its similarity :data:`MIN_SIMILARITY`, and, for a question whose answer
+is a value (a number, a date, a default), it holds one. **A denied premise**: when a passage
+about the question's own rare words says the thing asked about is not supported, was removed,
+is deprecated or does not exist, and the question did not itself ask "whether", the premise
+is denied and the answer says so.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from backend.reasoning.models import Plan, Source
+from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
+from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.passages import Passage, passages
+from backend.reasoning.offline.polarity import has_negation
+from backend.reasoning.offline.question import Asked, holds_cue, needs_value
+from backend.reasoning.offline.text import STOPWORDS, content_stems, key_terms, stem, words
+
+MIN_COVERAGE: Final = 0.5
+MIN_SIMILARITY: Final = 0.3
+WINDOW_PENALTY: Final = 0.04
+HOP_BONUS: Final = 0.05
+_DENIAL: Final = re.compile(
+    r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
+    r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible)"
+    r"|not (?:yet )?(?:supported|implemented|available|possible)"
+    r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
+    r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"
+    r"|\bunsupported\b)",
+    re.I,
+)
+
+
+@dataclass(slots=True)
+class Choice:
+    """The best passage and how well it answers."""
+
+    passage: Passage
+    score: float
+    similarity: float
+    coverage: float
+    cue: bool
+    hop: int = 1
+
+
+@dataclass(slots=True)
+class Pick:
+    """The outcome: the best passage (if any), whether it answers, and a denied premise."""
+
+    best: Choice | None
+    found: bool
+    denial: Choice | None = None
+    ranked: list[Choice] | None = None
+
+
+def _idf(sources: list[Source]) -> dict[str, float]:
+    docs = [content_stems(p.quote) for s in sources for p in passages(s) if len(p.sentences) == 1]
+    counts: Counter[str] = Counter(stem_ for d in docs for stem_ in d)
+    total = max(len(docs), 1)
+    return {term: math.log((total + 1) / (n + 1)) + 1.0 for term, n in counts.items()} | {
+        "": math.log(total + 1) + 1.0
+    }
+
+
+def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> float:
+    """The IDF-weighted share of ``terms`` the text holds (a title word counts half)."""
+    if not terms:
+        return 0.0
+    held, in_title = content_stems(text), content_stems(title)
+    held_prefix = {s[:5] for s in held if len(s) >= 5}
+    title_prefix = {s[:5] for s in in_title if len(s) >= 5}
+    got = total = 0.0
+    for term in dict.fromkeys(terms):
+        s = stem(term.lower())
+        weight = idf.get(s, idf[""])
+        total += weight
+        if s in held or (len(s) >= 5 and s[:5] in held_prefix):
+            got += weight
+        elif s in in_title or (len(s) >= 5 and s[:5] in title_prefix):
+            got += 0.5 * weight
+    return got / total if total else 0.0
+
+
+def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
+    """The passage that best answers the question, and whether it does."""
+    candidates = [p for s in sources for p in passages(s)]
+    if not candidates:
+        return Pick(None, False)
+    idf = _idf(sources)
+    sentences = sorted({t for p in candidates for t in p.sentences})
+    row = {t: i for i, t in enumerate(sentences)}
+    # Only a bridge hop asks something the question does not (an expanded search repeats it).
+    hops = [sq for sq in plan.sub_queries if sq.hop > 1 and sq.purpose.startswith("bridge")]
+    sims = vectors.cosine(sentences, [plan.query, *(sq.text for sq in hops)])
+    ranks = _ranks(sources)
+    scored: list[Choice] = []
+    for passage in candidates:
+        ways = [(0, asked.terms, 1)]
+        ways += [
+            (j + 1, key_terms(sq.text), sq.hop)
+            for j, sq in enumerate(hops)
+            if not passage.source.sub_query_ids or sq.id in passage.source.sub_query_ids
+        ]
+        best: Choice | None = None
+        for column, terms, hop in ways:
+            choice = _score(passage, asked, terms, column, hop, sims, row, idf, ranks)
+            if best is None or choice.score > best.score:
+                best = choice
+        if best is not None:
+            scored.append(best)
+    scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
+    top = scored[0]
+    found = (
+        top.coverage >= MIN_COVERAGE
+        and top.similarity >= MIN_SIMILARITY
+        and (top.cue or not needs_value(asked))
+        and not unknown_names(plan.query, sources)
+    )
+    return Pick(top, found, _denial(asked, plan.query, scored, top), scored)
+
+
+def _score(
+    passage: Passage,
+    asked: Asked,
+    terms: list[str],
+    column: int,
+    hop: int,
+    sims: object,
+    row: dict[str, int],
+    idf: dict[str, float],
+    ranks: dict[str, int],
+) -> Choice:
+    matrix = sims  # numpy array (sentences × searches)
+    each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
+    # A sentence that adds nothing to the best one dilutes the passage.
+    similarity = 0.5 * max(each) + 0.5 * sum(each) / len(each)
+    cov = coverage(terms, passage.quote, passage.source.title, idf)
+    cue = holds_cue(asked, passage.quote, passage.is_code)
+    quality = passage.source.score if passage.source.score > 0 else 0.5
+    prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
+    score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
+    score -= WINDOW_PENALTY * (len(passage.sentences) - 1) * (0.5 if passage.is_list else 1.0)
+    opening = words(passage.sentences[0])[:1]
+    if opening and opening[0] in LEANS_ON_CONTEXT:
+        score *= 0.9
+    score += HOP_BONUS * (hop - 1)
+    return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def unknown_names(question: str, sources: list[Source]) -> list[str]:
+    """Names and identifiers the question uses that no retrieved text mentions ("Kerberos",
+    "max_body_size"): the sources are about something else."""
+    seen: set[str] = set()
+    for source in sources:
+        seen |= content_stems(f"{source.title}\n{source.text}")
+    missing = []
+    for token in re.findall(r"[A-Za-z][\w.-]*\w", question)[1:]:  # the first word is capitalised
+        named = token[0].isupper() or any(ch.isdigit() or ch in "_." for ch in token)
+        if named and token.lower() not in STOPWORDS and not content_stems(token) <= seen:
+            missing.append(token)
+    return missing
+
+
+def _ranks(sources: list[Source]) -> dict[str, int]:
+    order = sorted(sources, key=lambda s: -s.retrieval_score)
+    return {s.id: rank for rank, s in enumerate(order)}
+
+
+def _denial(asked: Asked, question: str, scored: list[Choice], top: Choice) -> Choice | None:
+    """A passage on the question's subject saying the thing asked about does not exist, is
+    not supported or was removed, for a question that takes it for granted."""
+    if asked.kind in ("yes_no", "why", "comparison", "list") or has_negation(question):
+        return None
+    for choice in scored[:30]:
+        if choice.coverage < max(MIN_COVERAGE, top.coverage - 0.15):
+            continue
+        if len(choice.passage.sentences) == 1 and _DENIAL.search(choice.passage.quote):
+            return choice
+    return None

@@ -1,0 +1,187 @@
+"""What a question asks for: the kind of answer, and the cue that a passage holds one.
+
+Kinds (checked in this order): ``yes_no`` ("Does X …?", "Is X …?"), ``why`` (a reason),
+``how`` (a mechanism or the steps to do something), ``list`` ("Which X are …?", "What are the
+…?", "List …"), ``number`` ("How many", "What is the maximum/limit/size …", "How long"),
+``date`` ("When", "Which version/year"), ``name`` ("Who", "Which library/class/function/
+exception/header/status …", "What is X called"), ``place`` ("Where"), ``definition`` ("What is
+X?" with nothing more specific), else ``lookup``.
+
+A *cue* is a pattern a passage that answers such a question is likely to hold: a number for
+``number``, a year or version for ``date``, a code literal or a capitalised name for ``name``,
+a reason word ("because", "so that") for ``why``, an instruction or mechanism ("use", "set",
+"pass", "by …ing", a code literal) for ``how``, an enumeration for ``list``. A question about a
+*default* also cues the word "default" with a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from backend.reasoning.offline.text import key_terms
+
+AnswerKind = Literal[
+    "yes_no",
+    "comparison",
+    "why",
+    "how",
+    "list",
+    "number",
+    "date",
+    "name",
+    "place",
+    "definition",
+    "lookup",
+]
+
+_YES_NO: Final = re.compile(
+    r"^\W*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may)\b",
+    re.I,
+)
+_WHY: Final = re.compile(
+    r"^\W*(?:why|for what reason|what is the (?:reason|purpose|point))\b"
+    r"|\bwhy\b",
+    re.I,
+)
+_HOW: Final = re.compile(
+    r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:many|much|"
+    r"long|old|big|large|often|far|fast))|what happens|in what way|what steps|walk me through)\b"
+    r"|\bhow (?:do|can|should) (?:i|you|we)\b",
+    re.I,
+)
+_LIST: Final = re.compile(
+    r"^\W*(?:list|name|enumerate)\b"
+    r"|^\W*(?:which|what)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s+(?:are|were|can|do|does|did|will|"
+    r"should|must|have|has|is)\b"
+    r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b",
+    re.I,
+)
+_NUMBER: Final = re.compile(
+    r"^\W*how (?:many|much|long|often|big|large|far|fast|old)\b"
+    r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
+    r"how many|percentage|ratio|port|rate)\b",
+    re.I,
+)
+_DATE: Final = re.compile(
+    r"^\W*when\b|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
+    r"|\bin what year\b",
+    re.I,
+)
+_NAME: Final = re.compile(
+    r"^\W*who(?:m|se)?\b|\bwhat is (?:it|this|that) called\b|\bwhat is the name\b"
+    r"|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:library|package|module|class|function|method|"
+    r"exception|error|header|status(?: code)?|code|parameter|argument|option|flag|setting|"
+    r"variable|field|key|command|tool|format|protocol|algorithm|type|company|person|team|"
+    r"author|file|endpoint|event|value)\b",
+    re.I,
+)
+_PLACE: Final = re.compile(
+    r"^\W*where\b|\b(?:in|from) (?:which|what) (?:city|country|state|town|place|county)\b", re.I
+)
+_DEFINITION: Final = re.compile(
+    r"^\W*(?:what|who) (?:is|are|was|were) (?:an? |the )?[\w`'\"-]", re.I
+)
+_COMPARISON: Final = re.compile(
+    r"\b(?:difference|differences|differ|differs|compare[sd]?|comparison|versus|vs\.?|"
+    r"better than|worse than|instead of|rather than|prefer)\b",
+    re.I,
+)
+_DEFAULT: Final = re.compile(r"\bdefaults?\b|\bby default\b|\bout of the box\b", re.I)
+
+_CUES: Final[dict[str, re.Pattern[str]]] = {
+    "number": re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|"
+        r"thousand|million|none|no limit|unlimited|infinite)\b",
+        re.I,
+    ),
+    "date": re.compile(
+        r"\b1\d{3}\b|\b20\d{2}\b|\bv?\d+\.\d+(?:\.\d+)?\b|\b(?:January|February|March|April|"
+        r"May|June|July|August|September|October|November|December)\b"
+    ),
+    "name": re.compile(
+        r"`[^`]+`|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+|\b[A-Z][A-Za-z]*[A-Z]\w*\b"
+        r"|\b[A-Z][a-z]+\b(?<!^)|\b\w+_\w+\b|\b\d{3}\b"
+    ),
+    "place": re.compile(r"\b(?:in|at|from|near|based in)\s+(?:the\s+)?[A-Z]"),
+    "why": re.compile(
+        r"\b(?:because|since|so that|in order to|to (?:avoid|prevent|ensure|allow|keep|make)|"
+        r"due to|as a result|this means|the reason|which means|otherwise|so as to)\b",
+        re.I,
+    ),
+    "how": re.compile(
+        r"\byou (?:can|need to|should|must|have to)\b|\bby \w+ing\b|\bvia `"
+        r"|\bto \w+[^.]{0,60}?,\s*(?:use|set|pass|call|add|install)\b"
+        r"|\b(?:use|set|pass|call|install|configure|enable|add|create|instantiate|specify|"
+        r"provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
+        r"|\b(?:first|then|next|finally)\b,?\s+\w+",
+        re.I,
+    ),
+    "list": re.compile(r"(?:[^,;]+[,;]){2,}|\n\s*(?:[-*•+]|\d+[.)])\s", re.M),
+    "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
+}
+_DEFAULT_VALUE: Final = re.compile(
+    r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\b(?:true|false|none|null|enabled|disabled|on|off)\b)"
+    r"|(?:\d|`[^`]+`|\b(?:true|false|none|null)\b)[^.]{0,80}?\bdefaults?\b"
+    r"|\bby default\b|\bnot \w+ \w* ?by default\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What the question asks for."""
+
+    kind: AnswerKind
+    terms: list[str]  # the content words an answer should cover
+    about_default: bool  # "what is the default …", "… by default?"
+
+
+def analyse(question: str) -> Asked:
+    """The kind of answer ``question`` wants and the words an answer should cover."""
+    kind: AnswerKind
+    q = question.strip()
+    if _YES_NO.search(q):
+        kind = "yes_no"
+    elif _COMPARISON.search(q):
+        kind = "comparison"
+    elif _WHY.search(q):
+        kind = "why"
+    elif _HOW.search(q):
+        kind = "how"
+    elif _LIST.search(q):
+        kind = "list"
+    elif _NUMBER.search(q):
+        kind = "number"
+    elif _DATE.search(q):
+        kind = "date"
+    elif _PLACE.search(q):
+        kind = "place"
+    elif _NAME.search(q):
+        kind = "name"
+    elif _DEFINITION.search(q) and len(key_terms(q)) <= 3:
+        kind = "definition"
+    else:
+        kind = "lookup"
+    about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(_DEFAULT.search(q))
+    return Asked(kind=kind, terms=key_terms(q), about_default=about_default)
+
+
+def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
+    """Does the passage hold the kind of thing the question asks for? (A lead-in with its
+    code answers a "how".)"""
+    if is_code and asked.kind == "how":
+        return True
+    if asked.about_default and not _DEFAULT_VALUE.search(passage):
+        return False
+    cue = _CUES.get(asked.kind)
+    if cue is None:  # yes/no and plain lookups: any statement can answer
+        return True
+    return bool(cue.search(passage))
+
+
+def needs_value(asked: Asked) -> bool:
+    """A question whose answer is a value (a number, a date, a default): a passage without
+    one does not answer it, however close its words."""
+    return asked.kind in ("number", "date") or asked.about_default
