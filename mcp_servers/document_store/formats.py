@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -89,7 +90,15 @@ _ROLE = re.compile(r"^:[\w:+.-]+:`(?P<text>.*)`$", re.DOTALL)
 _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
 # Sphinx directives whose body is not prose: lists of documents or objects to pull in.
-_SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure)$")
+_SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure|todo)$")
+# Sphinx directives shown by their body alone, or with a label a reader knows.
+_TRANSPARENT_DIRECTIVES = {"only", "ifconfig"}
+_DIRECTIVE_LABELS = {
+    "versionadded": "New in version {}",
+    "versionchanged": "Changed in version {}",
+    "deprecated": "Deprecated since version {}",
+    "seealso": "See also {}",
+}
 _ADMONITIONS = {
     "attention",
     "caution",
@@ -161,6 +170,8 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             | nodes.pending,
         ):
             continue
+        elif isinstance(child, nodes.topic) and "contents" in child.get("classes", []):
+            continue  # a table of contents repeats the headings
         elif isinstance(child, nodes.system_message):
             recovered = _unknown_directive(child)
             if recovered:
@@ -197,33 +208,37 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
 
 
 def _inline(node: Any) -> str:
-    """A text element's words; an unknown role (Sphinx's :ref:, :class:) keeps its text."""
+    """A text element's words, inline code kept as `code`; an unknown role (Sphinx's :ref:,
+    :class:) keeps its text."""
+    return re.sub(r"\s+", " ", _inline_text(node)).strip()
+
+
+def _inline_text(node: Any) -> str:
     from docutils import nodes
 
     parts: list[str] = []
-    for child in node.findall(include_self=False):
-        if isinstance(child, nodes.problematic):
-            role = _ROLE.match(child.astext())
-            shown = role.group("text") if role else child.astext()
-            titled = _TITLED_TARGET.match(shown)
-            if titled:
-                parts.append(titled.group("title"))
-            elif shown.startswith("~"):  # Sphinx: ~a.b.Name shows Name
-                parts.append(shown.rpartition(".")[2])
-            else:
-                parts.append(shown.lstrip("!"))
-        elif isinstance(child, nodes.Text) and not _inside(child, nodes.problematic, node):
+    for child in node.children:
+        if isinstance(child, nodes.Text):
             parts.append(str(child))
-    return re.sub(r"\s+", " ", "".join(parts)).strip()
+        elif isinstance(child, nodes.literal):
+            parts.append(f"`{child.astext()}`")
+        elif isinstance(child, nodes.problematic):
+            parts.append(_role_text(child.astext()))
+        elif isinstance(child, nodes.Element):
+            parts.append(_inline_text(child))
+    return "".join(parts)
 
 
-def _inside(child: Any, kind: type, stop: Any) -> bool:
-    parent = child.parent
-    while parent is not None and parent is not stop:
-        if isinstance(parent, kind):
-            return True
-        parent = parent.parent
-    return False
+def _role_text(source: str) -> str:
+    """What Sphinx shows for a role: `Title <target>` → Title, ~a.b.Name → Name."""
+    role = _ROLE.match(source)
+    shown = role.group("text") if role else source
+    titled = _TITLED_TARGET.match(shown)
+    if titled:
+        return titled.group("title")
+    if shown.startswith("~"):
+        return shown.rpartition(".")[2]
+    return shown.lstrip("!")
 
 
 def _fenced(node: Any) -> str:
@@ -269,7 +284,8 @@ def _read_docinfo(node: Any, fields: dict[str, str]) -> None:
 
 def _unknown_directive(message: Any) -> str:
     """The body of a directive docutils does not know (Sphinx's versionadded, deprecated,
-    seealso…), as prose; directives that pull in other files or objects leave nothing."""
+    seealso, only…), itself read as RST; directives that pull in other files or objects
+    leave nothing."""
     from docutils import nodes
 
     if message.get("type") != "ERROR":
@@ -279,15 +295,21 @@ def _unknown_directive(message: Any) -> str:
         return ""
     first, *rest = block.astext().splitlines() or [""]
     directive = _DIRECTIVE.match(first.strip())
-    if directive is None or _SKIPPED_DIRECTIVES.match(directive.group("name").split(":")[-1]):
+    if directive is None:
         return ""
-    label = directive.group("name").split(":")[-1].capitalize()
+    name = directive.group("name").split(":")[-1].lower()
+    if _SKIPPED_DIRECTIVES.match(name):
+        return ""
+    while rest and rest[0].strip().startswith(":"):
+        rest = rest[1:]  # the directive's options
+    body = rst_to_markdown(textwrap.dedent("\n".join(rest))).markdown
     args = directive.group("args").strip()
-    # Lines starting with ':' are the directive's options, not its text.
-    lines = [line.strip() for line in rest]
-    body = " ".join(line for line in lines if line and not line.startswith(":"))
-    head = f"{label} {args}".strip()
-    return f"{head}: {body}" if body else head
+    if name in _TRANSPARENT_DIRECTIVES:
+        return body
+    label = _DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
+    if not body:
+        return label
+    return f"{label}: {body}" if "\n\n" not in body else f"{label}:\n\n{body}"
 
 
 # --- Word ----------------------------------------------------------------------

@@ -94,7 +94,7 @@ RST = b""":Status: Draft
 Tide book
 =========
 
-Tides follow the moon, see :ref:`the chapter <moon>` and :class:`~tides.Gauge`.
+Tides follow the moon, see :ref:`the chapter <moon>` and :class:`~tides.Gauge`; call ``read()``.
 
 Measuring
 ---------
@@ -109,7 +109,13 @@ Measuring
 * neap tides
 
 .. versionadded:: 2.0
-   Gauges report in metres.
+   Gauges report in :unit:`metres`.
+
+.. only:: html
+
+   .. contents::
+
+   Read the :doc:`tables <tables>` too.
 
 .. include:: /etc/passwd
 
@@ -142,9 +148,10 @@ def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> No
         "```python\ngauge.read()\n```",
         "Note: Calibrate first.",
         "- spring tides\n- neap tides",
-        "tide | height\nhigh | 3.1",
-        "see the chapter and Gauge.",
-        "Versionadded 2.0: Gauges report in metres.",
+        "tide | height\nhigh | `3.1`",
+        "see the chapter and Gauge; call `read()`.",
+        "New in version 2.0: Gauges report in metres.",
+        "Read the tables too.",
         "ebb: The falling tide.",
     ):
         assert kept in doc.content
