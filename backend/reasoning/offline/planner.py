@@ -15,11 +15,11 @@ that test, the question is not split (the rationale says why). Kinds, checked in
   timeouts"). A side is a name (capitalised, quoted, a code identifier, with its version) or a
   lower-case phrase of two or more words that shares its head with the other side.
 * **multi_part** — two asks: several question marks, numbered parts, or clauses joined by
-  ";", "and also", ", and why/how/what …" or "and how/what … is/does …" (a question word and
-  its verb). "it"/"its"/"they" in a later part become the first part's subject when that
+  ";", "and also", ", and why/how/what …" or "and how/what (word) is/does …" (a question word
+  and its verb). "it"/"its"/"they" in a later part become the first part's subject when that
   subject is certain: its only name, or the noun phrase of "What is X", "How is X
-  configured", "What causes X". A later part with neither such a pronoun nor a name or three
-  key terms of its own is a fragment, and the question is not split.
+  configured", "What causes X". A later part with neither such a pronoun nor a name or two
+  key terms (in four words) of its own is a fragment, and the question is not split.
 * **multi_hop** — a relative clause ("the company that …", "the person who …"), a chain of
   roles ("the director of the film …") or of possessives: the question is hop 1; follow-up
   hops come from ``refine.refine_plan``, built from names found in the first results.
@@ -126,7 +126,8 @@ _AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|h
 _CLAUSE_SPLIT: Final = re.compile(
     r";\s*(?:and\s+)?|,?\s+and also\s+|,?\s+and then\s+"
     r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)"
-    rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+{_AUX}\b)"
+    rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+(?:[a-z]+\s+)?{_AUX}\b"
+    r"|(?:how|why|what|when|where|which|who)\s+[a-z]+ed\b)"
     r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
     re.I,
 )
@@ -312,7 +313,7 @@ def _sides(a: str, b: str) -> list[str]:
     if not a or not b or a.lower() == b.lower():
         return []
     wa, wb = a.split(), b.split()
-    if len(wa) == 1 and len(wb) == 2 and not _is_name(a) and not _is_name(b):
+    if len(wa) == 1 and len(wb) == 2 and not _is_name(a):
         a = f"{a} {wb[-1]}"
     for side in (a, b):
         first = words(side)[0]
@@ -331,7 +332,8 @@ def _sides(a: str, b: str) -> list[str]:
 def comparison_sub_queries(query: str, entities: list[str]) -> Pieces:
     """One search per side: the side plus the question's key terms it does not already hold
     (the words of the comparison itself left out)."""
-    terms = [t for t in key_terms(query, exclude=entities) if t not in _COMPARING]
+    asked = re.sub(r"\bin terms of\b", " ", query, flags=re.I)
+    terms = [t for t in key_terms(asked, exclude=entities) if t not in _COMPARING]
     if not terms:  # "Which is faster, X or Y?": the comparative is all there is to say
         named = {w for e in entities for w in words(e)}
         terms = [w for w in words(query) if w in COMPARATIVE_WORDS and w not in named][:1]
@@ -419,7 +421,7 @@ def resolve_parts(parts: list[str], query: str) -> list[str] | None:
     """Each part able to stand alone: "it"/"its"/"they"/"them"/"their" in a later part name the
     first part's subject ("What is RAG? How does it reduce hallucinations?" → "How does RAG
     reduce hallucinations?"). None when a pronoun's subject is not certain, or a later part
-    has no subject of its own (no name, fewer than three key terms): better unsplit than
+    has no subject of its own (no name; under two key terms or four words): better unsplit than
     guessed."""
     subject = first_part_subject(parts[0], query)
     out = [parts[0]]
@@ -433,7 +435,7 @@ def resolve_parts(parts: list[str], query: str) -> list[str] | None:
             assert match is not None
             said = subject + ("'s" if match.group("p").lower() in ("its", "their") else "")
             part = part[: match.start()] + said + part[match.end() :]
-        elif not (_names(part, query) or len(key_terms(part)) >= 3):
+        elif not (_names(part, query) or (len(key_terms(part)) >= 2 and len(words(part)) >= 4)):
             return None
         out.append(part)
     return out
@@ -444,7 +446,8 @@ def first_part_subject(part: str, query: str) -> str | None:
     phrase of "What is X" / "How is X configured" / "What causes X" / "How does X work"."""
     names = _names(part, query)
     if len(names) == 1:
-        return names[0]
+        the = re.search(rf"\b(the)\s+{re.escape(names[0])}", part, re.I)
+        return f"the {names[0]}" if the else names[0]  # "the API", not "API"
     if names:
         return None  # two names: "it" could be either
     for shape in _SUBJECT_SHAPES:

@@ -83,6 +83,12 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         ["Counting Crows older", "Third Eye Blind older"],
     ),
+    ("How does Chroma compare to FAISS in terms of speed?", "comparison", each_contains("speed")),
+    (
+        "What are the differences between the offline and the LLM engine?",
+        "comparison",
+        ["offline engine", "LLM engine"],
+    ),
     # Shapes that look like comparisons but whose sides are not nameable things.
     ("What is the difference between a process and a thread?", "simple", []),
     ("How do the uses differ?", "simple", []),
@@ -133,6 +139,21 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "What is the default timeout? And how do I change it?",
         "multi_part",
         ["What is the default timeout?", "How do I change the default timeout?"],
+    ),
+    (
+        "Can the API run behind a proxy, and what headers does it trust?",
+        "multi_part",
+        ["Can the API run behind a proxy", "What headers does the API trust?"],
+    ),
+    (
+        "When was Python 3.12 released and what changed in it?",
+        "multi_part",
+        ["When was Python 3.12 released", "What changed in Python 3.12?"],
+    ),
+    (
+        "How are sources scored and what weight does recency get?",
+        "multi_part",
+        ["How are sources scored", "What weight does recency get?"],
     ),
     # Two asks whose pronoun has no certain subject: not split rather than guessed.
     ("What did the team ship in June, and how does it handle retries?", "simple", []),
