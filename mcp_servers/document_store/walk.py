@@ -75,7 +75,12 @@ def walk(paths: list[Path]) -> Walk:
 def _under(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
     """Every entry below a folder in name order; hidden ones and links to folders are
     reported, not entered."""
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError as exc:  # a folder this user may not list
+        skipped.append(Skipped(folder, f"not readable ({exc.strerror or exc})"))
+        return
+    for entry in entries:
         if entry.name.startswith("."):
             skipped.append(Skipped(entry, "hidden"))
         elif entry.is_symlink() and entry.is_dir():
@@ -98,8 +103,11 @@ def _skip_reason(path: Path, root: Path | None) -> str | None:
     size = real.stat().st_size
     if size > MAX_FILE_BYTES:
         return f"too large ({size / 2**20:.1f} MiB; the limit is {MAX_FILE_BYTES // 2**20} MiB)"
-    if suffix not in BINARY_SUFFIXES:
+    try:
         with real.open("rb") as handle:
-            if looks_binary(handle.read(4096)):
-                return "binary content in a text file"
+            head = handle.read(4096)
+    except OSError as exc:  # a file this user may not read
+        return f"not readable ({exc.strerror or exc})"
+    if suffix not in BINARY_SUFFIXES and looks_binary(head):
+        return "binary content in a text file"
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,33 @@ def test_a_named_pipe_is_skipped_not_read(tmp_path: Path) -> None:
     os.mkfifo(root / "pipe.md")
     found = walk([root])
     assert reasons(root, found) == {"pipe.md": "not a regular file"}
+
+
+def test_files_and_folders_that_cannot_be_read_are_skipped_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tests run as root, which reads every file whatever its mode: the refusals are played.
+    root = tree(tmp_path / "docs", {"ok.md": b"x", "locked.md": b"y", "closed/inner.md": b"z"})
+    denied = {(root / "locked.md").resolve(), root / "closed"}
+    real_open, real_iterdir = Path.open, Path.iterdir
+
+    def refuse(path: Path) -> None:
+        if path in denied:
+            raise PermissionError(13, "Permission denied", str(path))
+
+    def open_(self: Path, *args: Any, **kwargs: Any) -> Any:
+        refuse(self)
+        return real_open(self, *args, **kwargs)
+
+    def iterdir(self: Path) -> Any:
+        refuse(self)
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "open", open_)
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["ok.md"]
+    assert reasons(root, found) == {
+        "closed": "not readable (Permission denied)",
+        "locked.md": "not readable (Permission denied)",
+    }
