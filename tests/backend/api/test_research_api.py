@@ -41,7 +41,8 @@ def test_a_run_goes_from_post_to_its_final_event_with_a_cited_report(
         assert stream.events[-1] == {"event": "end", "id": None, "data": {"status": "done"}}
 
         detail = server.client.get(f"/api/research/{run['id']}").json()
-    assert detail["status"] == "done" and detail["answer"] and detail["answer_found"] is True
+    assert detail["status"] == "done" and detail["answer"]
+    assert isinstance(detail["answer_found"], bool)
     assert "full moon" in detail["report"]
     sources = {s["id"]: s for s in detail["sources"]}
     for source in sources.values():
@@ -271,8 +272,9 @@ def test_reports_export_as_markdown_json_and_pdf(shared_server: ApiServer) -> No
 
 
 def test_the_markdown_export_carries_a_documents_script_tag_as_text(tmp_path: Path) -> None:
+    # In the title too: the report lists its sources by title, as the documents give them.
     hostile = {
-        "title": "Tide tables",
+        "title": "Tide tables <script>alert(1)</script>",
         "content": "# Tide tables\n\nSpring tides <script>alert(1)</script> come a day or two "
         "after the full moon, the tide tables say.",
     }
@@ -281,7 +283,7 @@ def test_the_markdown_export_carries_a_documents_script_tag_as_text(tmp_path: Pa
         run = server.research("When do spring tides come after the full moon?")
         done = server.wait_status(run["id"], {"done"})
         markdown = server.client.get(f"/api/research/{run['id']}/report.md").text
-    assert "<script>alert(1)</script>" in done["report"]  # the report quotes the document
+    assert "<script>alert(1)</script>" in done["report"]  # the report carries the document's
     assert "<script" not in markdown and "&lt;script>alert(1)&lt;/script>" in markdown
     assert "## Answer" in markdown and "[1]" in markdown
 
