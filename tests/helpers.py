@@ -134,6 +134,8 @@ RESULT_KEYS = (
     "sources",
     "claims",
     "report",
+    "answer",
+    "answer_found",
     "citations",
     "citation_check",
     "trace",

@@ -225,3 +225,44 @@ async def test_thin_evidence_refines_and_researches_again_up_to_the_default_two_
     assert starts.count("researcher") == 2 == result["iterations"]
     assert [e for e in result["trace"] if e["kind"] == "refinement"]
     assert len(result["sub_queries"]) > len(result["plan"]["sub_queries"])
+
+
+LONG_DOC = " ".join(
+    f"Section {i} of the harbour manual says the quay crane number {i} lifts {i * 10} tonnes."
+    for i in range(1, 120)
+)
+
+
+async def test_chunks_of_one_document_are_one_numbered_source(
+    settings: Settings, engine: OfflineEngine
+) -> None:
+    DocumentStore(settings).ingest(
+        [Document(title="Harbour manual", content=LONG_DOC, source="corpus:manual")]
+    )
+    result = await research(settings, engine, "How many tonnes does a quay crane lift?")
+    docs = [s["doc_id"] for s in result["sources"]]
+    assert len(docs) == len(set(docs)) == 1
+    [manual] = result["sources"]
+    assert len(manual["chunk_ids"]) >= 2  # several chunks retrieved, joined into one source
+    assert {c["n"] for c in result["citations"]} == {1}
+    assert_research_result(result)
+
+
+async def test_a_question_the_documents_do_not_answer_says_so(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(
+        store_settings, engine, "What is the airspeed of an unladen Kerberos swallow?"
+    )
+    assert result["answer_found"] is False
+    assert result["answer"].startswith("The documents found do not answer this directly.")
+    assert "## Not covered" in result["report"]
+    assert_research_result(result)
+
+
+async def test_an_answered_question_says_it_was_found(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine, "When was the magazine First for Women started?")
+    assert result["answer_found"] is True
+    assert "1989" in result["answer"]

@@ -1,0 +1,25 @@
+"""What a reader sees has Markdown, MDX and HTML markup removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.reasoning.offline.markup import plain
+
+
+@pytest.mark.parametrize(
+    ("marked", "shown"),
+    [
+        ("**Author(s)**: Jane Doe", "Author(s): Jane Doe"),
+        ("See [the guide](https://x.org/guide) first.", "See the guide first."),
+        ("<Note>Keep the key secret.</Note>", "Keep the key secret."),
+        ("{/* hidden */}Visible text.", "Visible text."),
+        ("HTTPX does **not follow redirects by default**.", "HTTPX does not follow redirects by default."),
+        ("- `max_connections`, maximum\n(Default 100)", "`max_connections`, maximum (Default 100)"),
+        ("A snake_case name and _emphasis_ here.", "A snake_case name and emphasis here."),
+        ("Tom &amp; Jerry", "Tom & Jerry"),
+        ("## A heading", "A heading"),
+    ],
+)
+def test_markup_is_removed_and_code_spans_kept(marked: str, shown: str) -> None:
+    assert plain(marked) == shown

@@ -1,0 +1,54 @@
+"""Answer-bearing passages: verbatim slices, junk left out, lists and code with their lead-in."""
+
+from __future__ import annotations
+
+from backend.reasoning.offline.passages import answerable, passages
+from tests.backend.reasoning.corpus import source
+
+LIMITS = """You can control the connection pool size using the `limits` argument.
+It takes instances of `httpx.Limits` which define:
+
+- `max_keepalive_connections`, number of allowable keep-alive connections, or `None` to always
+allow. (Defaults 20)
+- `max_connections`, maximum number of allowable connections, or `None` for no limits.
+(Default 100)
+"""
+
+HTTP2 = """And then instantiating a client with HTTP/2 support enabled:
+
+```python
+client = httpx.AsyncClient(http2=True)
+...
+```
+"""
+
+
+def test_every_passage_is_a_verbatim_slice_of_its_source() -> None:
+    found = passages(source("S1", "Limits", LIMITS))
+    assert found and all(p.quote in LIMITS for p in found)
+
+
+def test_a_list_item_keeps_the_default_written_on_its_next_line() -> None:
+    texts = [p.text for p in passages(source("S1", "Limits", LIMITS))]
+    assert any(t.endswith("or `None` for no limits. (Default 100)") for t in texts)
+
+
+def test_a_lead_in_line_is_taken_with_the_list_after_it() -> None:
+    [listed] = [p for p in passages(source("S1", "Limits", LIMITS)) if p.is_list]
+    assert listed.text.startswith("It takes instances of `httpx.Limits` which define: ")
+    assert "`max_connections`" in listed.text and "`max_keepalive_connections`" in listed.text
+
+
+def test_a_lead_in_line_is_taken_with_the_code_after_it() -> None:
+    [code] = [p for p in passages(source("S1", "HTTP/2", HTTP2)) if p.is_code]
+    assert code.text.endswith("`client = httpx.AsyncClient(http2=True)`")
+    assert code.quote in HTTP2
+
+
+def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
+    assert not answerable("# Version negotiation")
+    assert not answerable("**Author(s)**: Jane Doe, Working Group")
+    assert not answerable("Status: Draft")
+    assert not answerable("| a cell of a table row with enough words in it |")
+    assert not answerable('import { Tabs } from "@theme/Tabs";')
+    assert answerable("**Resolution**: HTTPX does not properly support HTTPS proxies at this time.")

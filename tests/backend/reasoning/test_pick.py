@@ -1,0 +1,66 @@
+"""Choosing the answering passage, and saying when the sources do not answer."""
+
+from __future__ import annotations
+
+from backend.reasoning.models import Plan, Source
+from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.pick import choose, unknown_names
+from backend.reasoning.offline.question import analyse
+from tests.backend.reasoning.corpus import source
+
+TIMEOUTS = (
+    "HTTPX is careful to enforce timeouts everywhere by default.\n\n"
+    "The default behavior is to raise a `TimeoutException` after 5 seconds of network "
+    "inactivity.\n\nYou can set timeouts for an individual request or on a client."
+)
+PROXIES = (
+    "HTTPX supports setting up HTTP proxies via the `proxy` parameter.\n\n"
+    "**Resolution**: HTTPX does not properly support HTTPS proxies at this time.\n\n"
+    "Proxies can be configured for a client with the `proxy` argument."
+)
+POOL = (
+    "You can control the connection pool size using the `limits` keyword argument.\n\n"
+    "Keep-alive connections are reused for requests to the same host."
+)
+
+
+async def _pick(engine: OfflineEngine, question: str, sources: list[Source]):  # type: ignore[no-untyped-def]
+    plan: Plan = await engine.plan(question, ["docs"])
+    return choose(analyse(question), plan, sources, engine.vectors)
+
+
+async def test_the_passage_holding_the_asked_value_is_chosen(engine: OfflineEngine) -> None:
+    pick = await _pick(engine, "What is the default timeout?", [source("S1", "Timeouts", TIMEOUTS)])
+    assert pick.found and pick.best is not None
+    assert "5 seconds" in pick.best.passage.text
+
+
+async def test_no_passage_with_the_value_means_not_found(engine: OfflineEngine) -> None:
+    pick = await _pick(
+        engine, "What is the default maximum number of connections?", [source("S1", "Pool", POOL)]
+    )
+    assert not pick.found
+
+
+async def test_a_question_naming_what_no_source_mentions_is_not_found(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Proxies", PROXIES)]
+    pick = await _pick(engine, "How do I use a proxy with Kerberos authentication?", sources)
+    assert not pick.found
+    assert unknown_names("How do I use a proxy with Kerberos?", sources) == ["Kerberos"]
+
+
+async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> None:
+    pick = await _pick(
+        engine, "How do I enable HTTPS proxies in HTTPX?", [source("S1", "Proxies", PROXIES)]
+    )
+    assert pick.denial is not None
+    assert "does not properly support HTTPS proxies" in pick.denial.passage.text
+
+
+async def test_a_question_asking_whether_is_not_a_denied_premise(engine: OfflineEngine) -> None:
+    pick = await _pick(
+        engine, "Does HTTPX support HTTPS proxies?", [source("S1", "Proxies", PROXIES)]
+    )
+    assert pick.denial is None

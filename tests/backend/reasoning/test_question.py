@@ -1,0 +1,45 @@
+"""What a question asks for, and whether a passage holds it."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.reasoning.offline.question import analyse, holds_cue, needs_value
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Does httpx follow redirects by default?", "yes_no"),
+        ("Why is HTTP/2 not enabled by default?", "why"),
+        ("How does version negotiation work?", "how"),
+        ("How do I enable HTTP/2 in httpx?", "how"),
+        ("Which task statuses are terminal?", "list"),
+        ("Which environment variables does HTTPX recognize?", "list"),
+        ("What is the default timeout in HTTPX?", "number"),
+        ("How many members does the band have?", "number"),
+        ("When was the magazine founded?", "date"),
+        ("Which version added the feature?", "date"),
+        ("Which exception is raised when a request times out?", "name"),
+        ("Who wrote the novel?", "name"),
+        ("Where is the company based?", "place"),
+        ("What is the difference between requests.Session and httpx.Client?", "comparison"),
+        ("What is MARSA?", "definition"),
+    ],
+)
+def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
+    assert analyse(question).kind == kind
+
+
+def test_a_default_question_needs_a_passage_with_a_default_value() -> None:
+    asked = analyse("What is the default timeout in HTTPX?")
+    assert needs_value(asked)
+    assert holds_cue(asked, "The default behavior is to raise an error after 5 seconds.")
+    assert not holds_cue(asked, "HTTPX is careful to enforce timeouts everywhere.")
+
+
+def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
+    asked = analyse("How do I enable HTTP/2 in httpx?")
+    assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
+    assert not holds_cue(asked, "HTTP/2 is not enabled because HTTP/1.1 is mature.")
+    assert holds_cue(asked, "Enabled like this:", is_code=True)
