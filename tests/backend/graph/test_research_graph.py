@@ -263,6 +263,8 @@ async def test_a_question_the_documents_do_not_answer_says_so(
 async def test_an_answered_question_says_it_was_found(
     store_settings: Settings, engine: OfflineEngine
 ) -> None:
-    result = await research(store_settings, engine, "When was the magazine First for Women started?")
+    result = await research(
+        store_settings, engine, "When was the magazine First for Women started?"
+    )
     assert result["answer_found"] is True
     assert "1989" in result["answer"]

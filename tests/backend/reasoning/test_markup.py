@@ -14,7 +14,10 @@ from backend.reasoning.offline.markup import plain
         ("See [the guide](https://x.org/guide) first.", "See the guide first."),
         ("<Note>Keep the key secret.</Note>", "Keep the key secret."),
         ("{/* hidden */}Visible text.", "Visible text."),
-        ("HTTPX does **not follow redirects by default**.", "HTTPX does not follow redirects by default."),
+        (
+            "HTTPX does **not follow redirects by default**.",
+            "HTTPX does not follow redirects by default.",
+        ),
         ("- `max_connections`, maximum\n(Default 100)", "`max_connections`, maximum (Default 100)"),
         ("A snake_case name and _emphasis_ here.", "A snake_case name and emphasis here."),
         ("Tom &amp; Jerry", "Tom & Jerry"),
