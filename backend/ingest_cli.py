@@ -162,6 +162,7 @@ async def ingest_command(
         _progress(err, len(found.files), progress_every) as show,
     ):
         for file in found.files:
+            show(tally.done, file.relative_path)  # the file being sent, by name
             await _send(session, file, remote, tally)
             show(tally.done, file.relative_path)
     out.print(summary(tally, found), highlight=False, soft_wrap=True)

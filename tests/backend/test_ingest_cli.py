@@ -1,0 +1,48 @@
+"""The figures `marsa ingest` shows while it works (backend/ingest_cli.py), on a fake clock."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from backend.ingest_cli import PlainProgress, Rate, duration
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_rate_and_time_left_follow_the_pace_so_far() -> None:
+    clock = Clock()
+    rate = Rate(total=40, clock=clock)
+    clock.now += 5.0
+    assert rate.line(10) == "ingesting: 10/40 files · 2.0 files/s · about 15 s left"
+
+
+def test_before_the_first_file_the_time_left_is_not_known() -> None:
+    rate = Rate(total=3, clock=Clock())
+    assert rate.figures(0) == "0.0 files/s · time left not known yet"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"), [(0.4, "0 s"), (59, "59 s"), (125, "2 min 5 s"), (3725, "1 h 2 min")]
+)
+def test_durations_read_as_seconds_minutes_or_hours(seconds: float, shown: str) -> None:
+    assert duration(seconds) == shown
+
+
+def test_plain_progress_writes_a_line_only_once_its_interval_has_passed() -> None:
+    clock, buffer = Clock(), io.StringIO()
+    plain = PlainProgress(Console(file=buffer, width=200), Rate(10, clock=clock), every=5.0)
+    for step in range(1, 10):
+        clock.now += 1.0
+        plain.advance(step)
+    assert buffer.getvalue().splitlines() == [
+        "ingesting: 5/10 files · 1.0 files/s · about 5 s left",
+    ]
