@@ -25,6 +25,15 @@ _NEGATION_PHRASE: Final = re.compile(r"\bfail(?:s|ed|ing)? to\b|\bdid not\b|\bun
 # "not only … but also" and "whether or not" do not negate anything.
 _NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
 
+# RFC 2119 keywords: they say how binding a rule is, not what it is about. Capitalised, they
+# look like names to a name finder; their "NOT" is an ordinary negation.
+NORMATIVE: Final = frozenset(
+    {"must", "shall", "should", "may", "required", "recommended", "optional"}
+)
+_NORMATIVE_SPAN: Final = re.compile(
+    r"(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL|NOT)(?:\s+(?:NOT|RECOMMENDED))?"
+)
+
 # Each axis: (words on one side, words on the other), compared by stem.
 # fmt: off
 _AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
@@ -107,6 +116,12 @@ def has_negation(sentence: str) -> bool:
     if _NEGATION_PHRASE.search(text):
         return True
     return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
+
+
+def without_normative(span: str) -> str:
+    """A capitalised span without its RFC 2119 keywords ("MUST NOT" → "", "HTTP MUST" →
+    "HTTP")."""
+    return " ".join(w for w in span.split() if not _NORMATIVE_SPAN.fullmatch(w))
 
 
 def axis_side(word: str) -> tuple[str, int] | None:

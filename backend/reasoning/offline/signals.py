@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.polarity import AXIS_OF, has_negation, polarity
+from backend.reasoning.offline.polarity import AXIS_OF, has_negation, polarity, without_normative
 from backend.reasoning.offline.text import (
     STOPWORDS,
     capitalised_spans,
@@ -64,7 +64,12 @@ _UNIT_SYNONYMS: Final = {
     "percent": "%", "per": "%", "pct": "%", "metre": "m", "metres": "m", "meter": "m",
     "meters": "m", "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km",
     "foot": "ft", "feet": "ft", "kilogram": "kg", "kilograms": "kg", "mile": "mi", "miles": "mi",
-    "year": "yr", "years": "yr", "yrs": "yr",
+    "year": "yr", "years": "yr", "yrs": "yr", "second": "s", "seconds": "s", "sec": "s",
+    "secs": "s", "s": "s", "millisecond": "ms", "milliseconds": "ms", "minute": "min",
+    "minutes": "min", "mins": "min", "hour": "h", "hours": "h", "hr": "h", "hrs": "h",
+    "day": "d", "days": "d", "byte": "B", "bytes": "B", "kilobyte": "kB", "kilobytes": "kB",
+    "kb": "kB", "megabyte": "MB", "megabytes": "MB", "mb": "MB", "gigabyte": "GB",
+    "gigabytes": "GB", "gb": "GB", "milligram": "mg", "milligrams": "mg",
 }  # fmt: skip
 # Words, numbers ("1,310,696", "3.5", "45%") and single punctuation marks, which matter:
 # "in 1887, two years" is a year, "1887 participants" a count.
@@ -98,7 +103,7 @@ def same_subject(a: str, b: str) -> bool:
     a name or at least half of the shorter one's content words.
     """
     a, b = _SECTION_LABEL.sub("", a), _SECTION_LABEL.sub("", b)
-    spans_a, spans_b = capitalised_spans(a), capitalised_spans(b)
+    spans_a, spans_b = _names(a), _names(b)
     # A shared name settles it before the opening names are compared ("… GAVI eligibility is
     # not …" / "… GAVI eligibility is associated …" open differently but agree on GAVI).
     if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
@@ -109,6 +114,12 @@ def same_subject(a: str, b: str) -> bool:
     if not stems_a or not stems_b:
         return False
     return len(stems_a & stems_b) / min(len(stems_a), len(stems_b)) >= 0.5
+
+
+def _names(text: str) -> list[str]:
+    """Capitalised spans without RFC 2119 keywords: two rules that both say MUST do not
+    share a name."""
+    return [n for n in map(without_normative, capitalised_spans(text)) if n]
 
 
 def _plain_stems(text: str) -> frozenset[str]:
@@ -132,9 +143,9 @@ def contradiction_signals(a: str, b: str) -> list[Signal]:
             flips.append(Signal("antonym", axis))
     if len(flips) % 2 == 1:
         signals.extend(flips)
-    signals.extend(_number_conflicts(a, b))
-    signals.extend(_year_conflicts(a, b))
-    signals.extend(_value_conflicts(a, b))
+    signals.extend(number_conflicts(a, b))
+    signals.extend(year_conflicts(a, b))
+    signals.extend(value_conflicts(a, b))
     return signals
 
 
@@ -180,8 +191,8 @@ def quantities(text: str) -> dict[str, set[float]]:
             j += 1
         if unit is None and j < len(toks):
             word = toks[j].lower()
-            if word == "%" or (word.isalpha() and word not in STOPWORDS):
-                unit = _UNIT_SYNONYMS.get(word, stem(word))
+            if word == "%" or word in _UNIT_SYNONYMS or (word.isalpha() and word not in STOPWORDS):
+                unit = unit_of(word)
         if unit is not None:
             found.setdefault(f"unit:{unit}", set()).add(value)
             continue
@@ -192,7 +203,13 @@ def quantities(text: str) -> dict[str, set[float]]:
     return found
 
 
-def _number_conflicts(a: str, b: str) -> list[Signal]:
+def unit_of(word: str) -> str:
+    """The unit key of a lower-case word after a number: "metres" and "m" are both "m"."""
+    return _UNIT_SYNONYMS.get(word, stem(word))
+
+
+def number_conflicts(a: str, b: str) -> list[Signal]:
+    """A "number" signal per unit or keyword both sentences give different values for."""
     qa, qb = quantities(a), quantities(b)
     out = []
     for key in sorted(qa.keys() & qb.keys()):
@@ -230,7 +247,8 @@ def dated_events(text: str) -> dict[str, set[int]]:
     return events
 
 
-def _year_conflicts(a: str, b: str) -> list[Signal]:
+def year_conflicts(a: str, b: str) -> list[Signal]:
+    """A "year" signal when the two sentences date the same event differently."""
     ea, eb = dated_events(a), dated_events(b)
     if "*" not in ea or "*" not in eb or ea["*"] & eb["*"]:
         return []
@@ -269,7 +287,8 @@ def slot_values(text: str) -> dict[tuple[str, ...], str]:
     return slots
 
 
-def _value_conflicts(a: str, b: str) -> list[Signal]:
+def value_conflicts(a: str, b: str) -> list[Signal]:
+    """A "value" signal per slot ("born in") the two sentences fill with different names."""
     sa, sb = slot_values(a), slot_values(b)
     out = []
     for slot in sorted(sa.keys() & sb.keys()):

@@ -43,10 +43,10 @@ from typing import Final, Literal
 import numpy as np
 
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
+from backend.reasoning.offline.align import aligned_conflicts
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
-from backend.reasoning.offline.direction import direction_signal
 from backend.reasoning.offline.embedding import SentenceVectors
-from backend.reasoning.offline.signals import Signal, contradiction_signals, same_subject
+from backend.reasoning.offline.signals import Signal
 from backend.reasoning.offline.text import content_stems
 
 RELEVANT: Final = 0.55
@@ -89,11 +89,9 @@ def verify_claims(
 
 def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[Signal]]:
     """How one relevant sentence bears on the claim, with the contradiction signals seen."""
-    if same_subject(claim, sentence):
-        moved = direction_signal(claim, sentence)
-        signals = [*contradiction_signals(claim, sentence), *([moved] if moved else [])]
-        if signals:
-            return "contradicts", signals
+    signals = aligned_conflicts(claim, sentence)
+    if signals:
+        return "contradicts", signals
     if similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT:
         return "supports", []
     return "neutral", []

@@ -201,4 +201,119 @@ async def test_a_finding_moved_the_other_way_contradicts_despite_mixed_direction
         "reduction of plasma Lp(a) in patients.",
     )
     assert verdict.verdict == "contradicted"
-    assert "moved opposite ways" in verdict.rationale
+    # Read either as "reduces" and "increase" filling the same slot (LDL clearance) or as
+    # LDL clearance moved opposite ways.
+    assert "opposite" in verdict.rationale
+
+
+# False positives of the old rule: a negation, a number or a different requirement in a
+# similar sentence is not a contradiction unless it sits on the statement both make.
+
+
+async def test_a_must_rule_is_not_contradicted_by_a_should_not_rule_for_another_actor(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "A client MUST send a Host header field in all HTTP/1.1 request messages.",
+        "A proxy SHOULD NOT forward the Host header field of a request message to an origin "
+        "server unchanged.",
+    )
+    assert verdict.verdict != "contradicted"
+
+
+async def test_a_different_requirement_on_the_same_field_is_not_a_contradiction(
+    engine: OfflineEngine,
+) -> None:
+    # "MUST send it" and "SHOULD NOT generate a value that differs" are two rules that hold
+    # together; the negation governs "generate … that differs", not "send".
+    verdict = await _check(
+        engine,
+        "A client MUST send a Host header field in all HTTP/1.1 request messages.",
+        "A client SHOULD NOT generate a Host header field that differs from the authority "
+        "component of the target URI.",
+    )
+    assert verdict.verdict != "contradicted"
+
+
+async def test_a_number_for_a_different_quantity_is_not_a_contradiction(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "The Eiffel Tower is 330 metres tall.",
+        "The Eiffel Tower's top observation deck is 276 metres above the ground.",
+    )
+    assert verdict.verdict != "contradicted"
+
+
+async def test_a_negation_in_a_subordinate_clause_about_something_else_does_not_contradict(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Vitamin D supplementation reduces the risk of hip fractures in older adults.",
+        "Vitamin D supplementation reduces the risk of hip fractures in older adults who do "
+        "not have kidney disease.",
+    )
+    assert verdict.verdict == "supported"
+
+
+async def test_a_negation_in_a_leading_although_clause_does_not_contradict(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin lowers blood glucose in patients with type 2 diabetes.",
+        "Although metformin was not approved for children until 2000, it lowers blood glucose "
+        "in patients with type 2 diabetes.",
+    )
+    assert verdict.verdict == "supported"
+
+
+# True contradictions the old rule missed.
+
+
+async def test_the_same_predicate_negated_contradicts_beside_a_shared_unrelated_negation(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin lowers blood glucose in patients who do not exercise.",
+        "Metformin does not lower blood glucose in patients who do not exercise.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "negation" in verdict.rationale
+
+
+async def test_five_against_seven_of_the_same_unit_contradicts_across_spellings(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "The TLS handshake must complete within 5 seconds.",
+        "The TLS handshake must complete within 7 sec.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "5 vs 7 (s)" in verdict.rationale
+
+
+async def test_increases_against_decreases_the_same_thing_contradicts_beside_another_increase(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Caffeine increases alertness in adults.",
+        "Caffeine decreases alertness and increases anxiety in adults.",
+    )
+    assert verdict.verdict == "contradicted"
+    assert "increase/decrease" in verdict.rationale
+
+
+async def test_the_same_rule_under_must_and_must_not_contradicts(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "A client MUST send a Host header field in every request message.",
+        "A client MUST NOT send a Host header field in a request message.",
+    )
+    assert verdict.verdict == "contradicted"
