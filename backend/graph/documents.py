@@ -94,11 +94,14 @@ def document_status(metadata: dict[str, Any], text: str) -> DocumentStatus | Non
     """Draft, proposal, deprecated or superseded, from metadata or a status line at the top."""
     for key in ("status", "state", "stage"):
         value = metadata.get(key)
-        if isinstance(value, str) and value.strip().lower() in _STATUS_WORDS:
-            return _STATUS_WORDS[value.strip().lower()]
+        first = value.strip().split()[0].lower().strip(".,;:") if isinstance(value, str) else ""
+        if first in _STATUS_WORDS:  # "Draft", "superseded by ADR-12"
+            return _STATUS_WORDS[first]
     for key in ("draft", "deprecated", "superseded"):
         if metadata.get(key) in (True, "true", "True", "yes"):
             return _STATUS_WORDS[key]
+    if metadata.get("superseded_by"):
+        return "superseded"
     match = _STATUS_LINE.search(text[:_HEAD_CHARS])
     if match:
         return _STATUS_WORDS.get(match.group("word").lower())

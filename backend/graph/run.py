@@ -66,6 +66,7 @@ def result_json(
             "doc_id": s.get("doc_id"),
             "chunk_id": s.get("chunk_id"),
             "chunk_ids": s.get("chunk_ids", []),
+            "sections": s.get("sections", []),
             "text": s["text"],
         }
         for s in state.get("sources", {}).values()

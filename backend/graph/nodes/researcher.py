@@ -68,6 +68,9 @@ def _take_chunk(target: dict[str, Any], fields: dict[str, Any]) -> bool:
     if not chunk_id or not target.get("chunk_ids"):
         return False
     added = add_chunk(target, chunk_id, fields["text"])
+    for section in fields.get("sections", []):
+        if added and section not in target.get("sections", []):
+            target["sections"] = [*target.get("sections", []), section]
     if added and fields.get("retrieval_score", 0.0) > target.get("retrieval_score", 0.0):
         target["retrieval_score"] = fields["retrieval_score"]
     return added

@@ -92,6 +92,7 @@ class Answer:
     passage: Passage | None = None  # the source passage the text shows (cited with its quote)
     found: bool = True  # False: the sources do not answer (the text says so)
     lead: str = ""  # words before the passage ("No:", "The documents do not say …")
+    parts: tuple[Answer, ...] = ()  # a multi-part question: one answer per part, in order
 
 
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
@@ -123,8 +124,10 @@ def direct_answer(
     if sources is None or vectors is None:
         return _claim_answer(plan, usable, claims, verdicts)
     asked = analyse(plan.query)
-    if plan.kind == "multi_part":
-        return _per_part_answer(plan, usable, claims, verdicts)
+    if plan.kind == "multi_part" and (
+        by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
+    ):
+        return by_part
     pick = choose(asked, plan, sources, vectors)
     if pick.best is None:
         if usable:
@@ -138,6 +141,34 @@ def direct_answer(
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best.passage.quote)
     return _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
+
+
+def _passage_per_part(
+    plan: Plan,
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    sources: list[Source],
+    vectors: SentenceVectors,
+) -> Answer | None:
+    """One answer per part of a multi-part question, each from the sources found for it;
+    found only when every part is."""
+    parts: list[Answer] = []
+    for sq in plan.sub_queries:
+        if not sq.purpose.startswith("part"):
+            continue
+        # Every source may answer a part: the whole question's search often finds it first.
+        view = plan.model_copy(update={"query": sq.text, "kind": "simple", "sub_queries": [sq]})
+        asked = analyse(sq.text)
+        pick = choose(asked, view, sources, vectors)
+        if pick.best is None:
+            continue
+        lead = _yes_or_no(sq.text, pick.best.passage.quote) if asked.kind == "yes_no" else ""
+        parts.append(_passage_answer(pick.best, claims, verdicts, lead=lead, found=pick.found))
+    if not parts:
+        return None
+    text = " ".join(p.text for p in parts)
+    backing = [c for p in parts for c in p.claims]
+    return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
 
 
 def _yes_or_no(question: str, passage: str) -> str:

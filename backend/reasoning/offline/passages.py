@@ -81,10 +81,16 @@ def _sentences(source: Source) -> list[_Sentence]:
                 end=end,
                 item=_item_of(text, start),
                 lead_in=stripped.endswith(":"),
-                usable=answerable(sentence),
+                usable=answerable(sentence) and not _in_table(text, start),
             )
         )
     return found
+
+
+def _in_table(text: str, start: int) -> bool:
+    """Is the sentence a cell of a Markdown table row? (A fragment, not a statement.)"""
+    line_start = text.rfind("\n", 0, start) + 1
+    return text[line_start:start].lstrip().startswith("|")
 
 
 def _item_of(text: str, start: int) -> int:
@@ -155,10 +161,8 @@ def passages(source: Source) -> list[Passage]:
 
 
 def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
-    """(end offset, first lines) of a code block right after a lead-in sentence ("… like
-    this:", "… dependencies..."), or None."""
-    if not lead.text.rstrip().endswith((":", "...", "…")):
-        return None
+    """(end offset, first lines) of a code block right after a sentence ("… like this:",
+    "… dependencies...", or the last sentence of a paragraph the code illustrates), or None."""
     match = _FENCED.match(text, lead.end)
     if match is None:
         return None
@@ -171,15 +175,19 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
 def _code_passages(
     source: Source, sentences: list[_Sentence], i: int, code: tuple[int, list[str]]
 ) -> list[Passage]:
-    """The lead-in with its code (and with the sentence before it, when that is usable)."""
+    """The lead-in with its code, alone and with up to two sentences before it in the same
+    paragraph."""
     end, lines = code
     shown_code = " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
     out = []
-    starts = [i] + ([i - 1] if i > 0 and sentences[i - 1].usable else [])
+    starts = [i]
+    for before in range(i - 1, max(i - MAX_WINDOW, -1), -1):
+        gap = source.text[sentences[before].end : sentences[before + 1].start]
+        if not sentences[before].usable or "\n\n" in gap or _GAP_BREAKS.search(gap):
+            break
+        starts.append(before)
     for first in starts:
         members = sentences[first : i + 1]
-        if source.text[members[0].end : sentences[i].start].count("```"):
-            continue
         quote = source.text[members[0].start : end].rstrip()
         shown = f"{plain(source.text[members[0].start : sentences[i].end])} {shown_code}"
         out.append(Passage(source, [m.text for m in members], quote, shown, first, is_code=True))

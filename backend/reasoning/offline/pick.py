@@ -9,8 +9,8 @@ follow-up hop, against that hop's search:
   hop search) and the sentences' average cosine (an idle sentence dilutes a passage);
 * coverage: the share of the question's content words the passage holds, each word weighted
   by its rarity among the retrieved sentences (IDF), so "httpx" in a corpus about httpx
-  counts for little and "keepalive_expiry" for much; a word of the document's title counts
-  half;
+  counts for little and "keepalive_expiry" for much; a word of the document's title or of
+  its sections' headings counts half;
 * cue: 1 when the passage holds the kind of thing asked for (``question.holds_cue``);
 * prior: half source quality, half retrieval rank; a passage opening with a pronoun or a
   connective ("It …", "However, …") loses 10 %: the window that starts one sentence earlier
@@ -78,19 +78,30 @@ class Pick:
 
 
 def _idf(sources: list[Source]) -> dict[str, float]:
-    docs = [content_stems(p.quote) for s in sources for p in passages(s) if len(p.sentences) == 1]
-    counts: Counter[str] = Counter(stem_ for d in docs for stem_ in d)
-    total = max(len(docs), 1)
-    return {term: math.log((total + 1) / (n + 1)) + 1.0 for term, n in counts.items()} | {
-        "": math.log(total + 1) + 1.0
-    }
+    """Rarity of each word among the retrieved documents and among their sentences (the mean
+    of the two): a word every document uses (the product's own name in its docs) says
+    little about which passage answers."""
+    sentences = [
+        content_stems(p.quote) for s in sources for p in passages(s) if len(p.sentences) == 1
+    ]
+    documents = [content_stems(f"{s.title}\n{s.text}") for s in sources]
+    weights: dict[str, float] = {}
+    for pool in (sentences, documents):
+        counts: Counter[str] = Counter(term for item in pool for term in item)
+        total = max(len(pool), 1)
+        for term in set(counts) | set(weights):
+            weights[term] = weights.get(term, 0.0) + 0.5 * (
+                math.log((total + 1) / (counts.get(term, 0) + 1)) + 1.0
+            )
+    unseen = 0.5 * sum(math.log(max(len(pool), 1) + 1) + 1.0 for pool in (sentences, documents))
+    return weights | {"": unseen}
 
 
 def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> float:
     """The IDF-weighted share of ``terms`` the text holds (a title word counts half)."""
     if not terms:
         return 0.0
-    held, in_title = content_stems(text), content_stems(title)
+    held, in_title = _stems(text), _stems(title)
     held_prefix = {s[:5] for s in held if len(s) >= 5}
     title_prefix = {s[:5] for s in in_title if len(s) >= 5}
     got = total = 0.0
@@ -105,6 +116,12 @@ def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> 
     return got / total if total else 0.0
 
 
+def _stems(text: str) -> frozenset[str]:
+    """Content stems, with the parts of joined words too ("source-quality", "max_connections",
+    "scoring.py")."""
+    return content_stems(text) | content_stems(re.sub(r"[-_./]", " ", text))
+
+
 def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
     """The passage that best answers the question, and whether it does."""
     candidates = [p for s in sources for p in passages(s)]
@@ -114,7 +131,13 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     sentences = sorted({t for p in candidates for t in p.sentences})
     row = {t: i for i, t in enumerate(sentences)}
     # Only a bridge hop asks something the question does not (an expanded search repeats it).
-    hops = [sq for sq in plan.sub_queries if sq.hop > 1 and sq.purpose.startswith("bridge")]
+    # Scored against a hop's own search only for a multi-hop question: elsewhere a follow-up
+    # search finds more sources, but the question is still what must be answered.
+    hops = [
+        sq
+        for sq in plan.sub_queries
+        if plan.kind == "multi_hop" and sq.hop > 1 and sq.purpose.startswith("bridge")
+    ]
     sims = vectors.cosine(sentences, [plan.query, *(sq.text for sq in hops)])
     ranks = _ranks(sources)
     scored: list[Choice] = []
@@ -158,7 +181,8 @@ def _score(
     each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
     # A sentence that adds nothing to the best one dilutes the passage.
     similarity = 0.5 * max(each) + 0.5 * sum(each) / len(each)
-    cov = coverage(terms, passage.quote, passage.source.title, idf)
+    context = " ".join([passage.source.title, *passage.source.sections])
+    cov = coverage(terms, passage.quote, context, idf)
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))

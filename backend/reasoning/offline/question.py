@@ -83,6 +83,11 @@ _PLACE: Final = re.compile(
 _DEFINITION: Final = re.compile(
     r"^\W*(?:what|who) (?:is|are|was|were) (?:an? |the )?[\w`'\"-]", re.I
 )
+_HOW_TO: Final = re.compile(
+    r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b|\bwhat steps\b"
+    r"|\bwalk me through\b",
+    re.I,
+)
 _COMPARISON: Final = re.compile(
     r"\b(?:difference|differences|differ|differs|compare[sd]?|comparison|versus|vs\.?|"
     r"better than|worse than|instead of|rather than|prefer)\b",
@@ -118,6 +123,12 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"|\b(?:first|then|next|finally)\b,?\s+\w+",
         re.I,
     ),
+    "mechanism": re.compile(
+        r"\b(?:by|using|uses?|via|when|if|each|every|then|first|after|before|computes?|"
+        r"calculates?|checks?|sends?|returns?|reads?|writes?|stores?|keeps?|runs?|calls?|"
+        r"weigh(?:s|ted)?|ranks?|scores?|compares?|matches|means)\b|[=×%]|\d",
+        re.I,
+    ),
     "list": re.compile(r"(?:[^,;]+[,;]){2,}|\n\s*(?:[-*•+]|\d+[.)])\s", re.M),
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
@@ -136,6 +147,7 @@ class Asked:
     kind: AnswerKind
     terms: list[str]  # the content words an answer should cover
     about_default: bool  # "what is the default …", "… by default?"
+    how_to: bool = False  # "how do I …" (steps to take), not "how does X …" (a mechanism)
 
 
 def analyse(question: str) -> Asked:
@@ -165,7 +177,8 @@ def analyse(question: str) -> Asked:
     else:
         kind = "lookup"
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(_DEFAULT.search(q))
-    return Asked(kind=kind, terms=key_terms(q), about_default=about_default)
+    how_to = kind == "how" and bool(_HOW_TO.search(q))
+    return Asked(kind=kind, terms=key_terms(q), about_default=about_default, how_to=how_to)
 
 
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
@@ -175,7 +188,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return True
     if asked.about_default and not _DEFAULT_VALUE.search(passage):
         return False
-    cue = _CUES.get(asked.kind)
+    kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
+    cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer
         return True
     return bool(cue.search(passage))

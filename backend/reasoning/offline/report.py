@@ -32,6 +32,7 @@ from backend.reasoning.offline.text import content_stems, split_sentences
 
 MAX_CITES_PER_CLAIM: Final = 4
 UNCONFIRMED: Final = "(not independently confirmed)"
+NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
 
 
@@ -189,6 +190,11 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         claim = answer.claims[0]
         line = _claim_line(claim, verdicts.get(claim.id), registry).removeprefix("- ")
         return line.replace("**Contested:**", "The sources disagree:", 1)
+    if answer.parts:
+        lines = [_answer_line(part, registry, verdicts) for part in answer.parts]
+        if not answer.found:
+            lines.insert(0, NOT_FOUND_PART)
+        return " ".join(lines)
     if answer.passage is not None:
         markers = [registry.cite(answer.passage.source.id, answer.passage.quote)]
         for claim in answer.claims:
@@ -274,7 +280,7 @@ def _heading(plan: Plan, sq: SubQuery) -> str:
     if purpose == "expanded":
         return "Further evidence"
     if purpose == "whole question":
-        return "Findings" if plan.kind in ("simple", "multi_hop") else "The question as a whole"
+        return "Findings" if plan.kind in ("simple", "multi_hop", "list") else "The question as a whole"
     return sq.text.rstrip("?").strip() or purpose or sq.id
 
 
