@@ -63,6 +63,9 @@ class Source(BaseModel):
     chunks: list[str] = Field(
         default_factory=list, description="Their texts (parallel to chunk_ids)"
     )
+    sections: list[str] = Field(
+        default_factory=list, description="Headings of the sections the chunks come from"
+    )
     relative_path: str | None = Field(
         default=None, description="Path relative to the folder the document was ingested from"
     )
