@@ -30,6 +30,14 @@ def reader_view(result: dict[str, Any]) -> dict[str, Any]:
             for source in result.get("sources", [])
         ],
         "fabricated_citations": int(result.get("citation_check", {}).get("removed", 0)),
+        "answer_basis": next(
+            (
+                e.get("data", {})
+                for e in result.get("trace", [])
+                if "answer_found" in (e.get("data") or {})
+            ),
+            {},
+        ),
     }
 
 

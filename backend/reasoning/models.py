@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -130,4 +130,8 @@ class Report(BaseModel):
     answer_found: bool = Field(
         default=True,
         description="False when the sources do not answer the question (or deny its premise)",
+    )
+    answer_basis: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Why the answer was judged found or not (kind asked, coverage, similarity)",
     )

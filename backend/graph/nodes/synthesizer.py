@@ -21,6 +21,15 @@ async def synthesizer(state: AgentState, runtime: Runtime[ResearchContext]) -> d
         claims = claims_of(state)
         verdicts = verdicts_of(state)
         report = await ctx.engine.write_report(plan, claims, verdicts, list(sources.values()))
+        if report.answer_basis:
+            basis = report.answer_basis
+            span.emit(
+                "info",
+                f"answer {'found' if report.answer_found else 'not found'}: "
+                + ", ".join(f"{k} {v}" for k, v in basis.items()),
+                answer_found=report.answer_found,
+                **basis,
+            )
         markdown, kept, counts = check_citations(report.markdown, report.citations, sources)
         span.emit(
             "info",

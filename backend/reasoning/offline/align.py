@@ -8,21 +8,28 @@ incompatible values, so each signal from :mod:`~backend.reasoning.offline.signal
 :mod:`~backend.reasoning.offline.direction` is kept only when it sits on the part the two
 sentences share:
 
-* **shared content** — most of the claim's content words, outside the conflicting words
-  themselves, occur in the other sentence, and so does every name the claim uses
-  (a different name means a different thing: "Host" / "Content-Length", "400 (Bad
-  Request)" / "411 (Length Required)");
-* **negation in scope** — a negation counts only when a word it governs (up to the end of
-  its phrase: punctuation, a relative pronoun or a subordinating word ends it) also occurs
-  in the other sentence's matching clause. "… in adults who do not have kidney disease"
-  negates having kidney disease, not the shared finding;
-* **antonyms in the same slot** — the two opposite words each have a shared content word
-  next to them ("increases HDL" / "decreases HDL");
-* **numbers of the same attribute** — besides the same unit or keyword, the words around
-  the two numbers share a content word: "330 metres tall" / "300 metres tall" conflict,
-  "2,737 metres long" / "towers rise 227 metres" do not;
+* **shared content** — at least :data:`MIN_SHARED` of the claim's content words (the
+  conflicting words aside) occur in the other sentence, and so does every name the claim
+  uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D");
+* **the same things** — a word both use does not carry a different modifier in each
+  ("pancreatic cancer" / "bladder cancer", "hip" / "vertebral fractures");
 * **same subject** — the claim's content words before the conflict (its subject side)
-  occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …".
+  occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
+* **negation in scope** — a negation counts only when the word it governs (the first
+  content word after it, past adverbs and "effect" words: "no significant effect on Y")
+  is in the other clause; punctuation, a relative pronoun or a subordinating word ends
+  its reach, so "… in adults who do not have kidney disease" negates having kidney
+  disease, not the shared finding. A negation reached through an "effect" word needs the
+  other sentence to state an effect (an opposite term): "X has no effect on Y" is not
+  contradicted by every sentence that mentions Y. "neither … nor" negates once;
+* **antonyms in the same slot** — the two opposite terms have the same content word next
+  to them ("increases HDL" / "decreases HDL"; "increases X" / "X was decreased" in a
+  passive); another opposite term ends a slot, so in "decreases alertness and increases
+  anxiety" only "decreases" speaks about alertness;
+* **numbers of the same attribute** — besides the same unit or keyword, a content word
+  next to the two numbers is the same and both are values or the same kind of bound:
+  "330 metres tall" / "300 metres tall" conflict; "2,737 metres long" / "towers rise 227
+  metres" and "aged less than 6 months" / "aged between 1 month and 1 year" do not.
 
 Normative keywords (RFC 2119: MUST, SHOULD, MAY, REQUIRED, OPTIONAL, …) are neither names
 nor content; their "NOT" is a negation like any other, so only the same subject and the

@@ -24,8 +24,8 @@ Each reading returns the sentence (without citation markers) and the claims it r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.embedding import SentenceVectors
@@ -93,6 +93,7 @@ class Answer:
     found: bool = True  # False: the sources do not answer (the text says so)
     lead: str = ""  # words before the passage ("No:", "The documents do not say …")
     parts: tuple[Answer, ...] = ()  # a multi-part question: one answer per part, in order
+    basis: dict[str, Any] = field(default_factory=dict)  # why found or not (for the trace)
 
 
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
@@ -180,11 +181,24 @@ def _passage_answer(
     choice: Choice, claims: list[Claim], verdicts: dict[str, Verdict], *, lead: str, found: bool
 ) -> Answer:
     passage = choice.passage
+    basis = {
+        "coverage": choice.coverage,
+        "similarity": round(choice.similarity, 3),
+        "cue": choice.cue,
+        "hop": choice.hop,
+        "denied": lead == DENIED,
+    }
     text = passage.quote
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
     return Answer(
-        passage.text, backing, unconfirmed=unconfirmed, passage=passage, found=found, lead=lead
+        passage.text,
+        backing,
+        unconfirmed=unconfirmed,
+        passage=passage,
+        found=found,
+        lead=lead,
+        basis=basis,
     )
 
 

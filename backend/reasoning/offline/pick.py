@@ -16,12 +16,14 @@ follow-up hop, against that hop's search:
   connective ("It …", "However, …") loses 10 %: the window that starts one sentence earlier
   carries it.
 
-**Found or not.** The best passage answers only when its coverage reaches
-:data:`MIN_COVERAGE`, its similarity :data:`MIN_SIMILARITY`, and, for a question whose answer
-is a value (a number, a date, a default), it holds one. **A denied premise**: when a passage
-about the question's own rare words says the thing asked about is not supported, was removed,
-is deprecated or does not exist, and the question did not itself ask "whether", the premise
-is denied and the answer says so.
+**Found or not.** The best passage answers unless the question names something no retrieved
+text mentions ("Kerberos" in docs that never say it), its answer is a value (a number, a
+date, a default) the passage does not hold, or the passage is far from it both in words
+(coverage under :data:`MIN_COVERAGE`) and in meaning (similarity under
+:data:`CLOSE_SIMILARITY`). **A denied premise**: when a sentence holding the question's rarest
+word says the thing asked about is not supported, was removed ("Remove `X`" in a changelog),
+is deprecated or does not exist, and the question did not itself ask "whether" or about the
+change, the premise is denied and the answer says so.
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import Asked, holds_cue, needs_value
 from backend.reasoning.offline.text import STOPWORDS, content_stems, key_terms, stem, words
 
-MIN_COVERAGE: Final = 0.5
-MIN_SIMILARITY: Final = 0.3
+MIN_COVERAGE: Final = 0.25
+CLOSE_SIMILARITY: Final = 0.6
+DENIAL_COVERAGE: Final = 0.3
 WINDOW_PENALTY: Final = 0.04
 HOP_BONUS: Final = 0.05
 _DENIAL: Final = re.compile(
@@ -50,7 +53,15 @@ _DENIAL: Final = re.compile(
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
     r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
     r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"
-    r"|\bunsupported\b)",
+    r"|\bunsupported\b"
+    r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s)",
+    re.I,
+)
+
+
+_ASKS_ABOUT_CHANGE: Final = re.compile(
+    r"\b(?:remov\w*|deprecat\w*|drop(?:ped)?|replac\w*|renam\w*|instead|alternative|"
+    r"migrat\w*|no longer|still)\b",
     re.I,
 )
 
@@ -158,12 +169,11 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     top = scored[0]
     found = (
-        top.coverage >= MIN_COVERAGE
-        and top.similarity >= MIN_SIMILARITY
+        (top.coverage >= MIN_COVERAGE or top.similarity >= CLOSE_SIMILARITY)
         and (top.cue or not needs_value(asked))
         and not unknown_names(plan.query, sources)
     )
-    return Pick(top, found, _denial(asked, plan.query, scored, top), scored)
+    return Pick(top, found, _denial(asked, plan.query, scored, idf), scored)
 
 
 def _score(
@@ -214,14 +224,27 @@ def _ranks(sources: list[Source]) -> dict[str, int]:
     return {s.id: rank for rank, s in enumerate(order)}
 
 
-def _denial(asked: Asked, question: str, scored: list[Choice], top: Choice) -> Choice | None:
-    """A passage on the question's subject saying the thing asked about does not exist, is
-    not supported or was removed, for a question that takes it for granted."""
+def _denial(
+    asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
+) -> Choice | None:
+    """A sentence about the question's own subject (it holds the question's rarest word)
+    saying the thing asked about does not exist, is not supported or was removed, for a
+    question that takes it for granted."""
     if asked.kind in ("yes_no", "why", "comparison", "list") or has_negation(question):
         return None
-    for choice in scored[:30]:
-        if choice.coverage < max(MIN_COVERAGE, top.coverage - 0.15):
+    if _DENIAL.search(question) or _ASKS_ABOUT_CHANGE.search(question):
+        return None  # "When was X removed?" asks about the removal itself
+    known = [t for t in dict.fromkeys(asked.terms) if stem(t.lower()) in idf]
+    if not known:
+        return None
+    rarest = max(known, key=lambda t: idf[stem(t.lower())])
+    for choice in scored:
+        passage = choice.passage
+        if len(passage.sentences) != 1 or choice.coverage < DENIAL_COVERAGE:
             continue
-        if len(choice.passage.sentences) == 1 and _DENIAL.search(choice.passage.quote):
+        about_it = rarest.lower() in passage.quote.lower() or stem(rarest.lower()) in _stems(
+            passage.quote
+        )
+        if about_it and _DENIAL.search(passage.quote):
             return choice
     return None

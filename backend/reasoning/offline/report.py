@@ -28,6 +28,7 @@ from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable
+from backend.reasoning.offline.question import analyse
 from backend.reasoning.offline.text import content_stems, split_sentences
 
 MAX_CITES_PER_CLAIM: Final = 4
@@ -156,6 +157,7 @@ def write(
         citations=registry.citations,
         answer=answer_line,
         answer_found=answer.found,
+        answer_basis={"asked": analyse(plan.query).kind, **answer.basis},
     )
 
 
@@ -280,7 +282,8 @@ def _heading(plan: Plan, sq: SubQuery) -> str:
     if purpose == "expanded":
         return "Further evidence"
     if purpose == "whole question":
-        return "Findings" if plan.kind in ("simple", "multi_hop", "list") else "The question as a whole"
+        whole = plan.kind in ("simple", "multi_hop", "list")
+        return "Findings" if whole else "The question as a whole"
     return sq.text.rstrip("?").strip() or purpose or sq.id
 
 

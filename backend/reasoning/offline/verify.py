@@ -8,10 +8,11 @@ how a free-standing claim is checked against a corpus (SciFact-style).
 
 For each evidence source, its (at most two) usable sentences (those claims are drawn from:
 4–90 words, no headings, code fences or table rows) most similar to the claim with cosine
-≥ :data:`RELEVANT` are read. A sentence **contradicts** when it is about the same thing
-(:func:`~backend.reasoning.offline.signals.same_subject`) and shows a contradiction signal
-(negation, antonym, number, year, value, or words the two sentences move opposite ways:
-:mod:`~backend.reasoning.offline.direction`); otherwise it **supports** when cosine ≥
+≥ :data:`RELEVANT` are read. A sentence **contradicts** when it makes the same statement
+with an incompatible value (:func:`~backend.reasoning.offline.align.aligned_conflicts`): the
+same subject and predicate or attribute, with the negation, opposite term, number, year,
+value or opposite movement (:mod:`~backend.reasoning.offline.direction`) sitting on that
+shared part, not merely somewhere in a similar sentence; otherwise it **supports** when cosine ≥
 :data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words;
 otherwise it is **neutral**. ``weight = cosine × source quality`` (0.5 when unscored).
 
