@@ -11,8 +11,6 @@ sentences share:
 * **shared content** — at least :data:`MIN_SHARED` of the claim's content words (the
   conflicting words aside) occur in the other sentence, and so does every name the claim
   uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D");
-* **the same things** — a word both use does not carry a different modifier in each
-  ("pancreatic cancer" / "bladder cancer", "hip" / "vertebral fractures");
 * **same subject** — the claim's content words before the conflict (its subject side)
   occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
 * **negation in scope** — a negation counts only when the word it governs (the first
@@ -65,7 +63,7 @@ from backend.reasoning.offline.text import STOPWORDS, capitalised_spans, mention
 
 SCOPE: Final = 6  # tokens after a negation that it can govern
 NEIGHBOURS: Final = 2  # content words either side of an opposite term that form its slot
-MIN_SHARED: Final = 0.5  # share of the claim's content words the other sentence must use
+MIN_SHARED: Final = 0.4  # share of the claim's content words the other sentence must use
 
 # Words that close the phrase a negation governs: what follows is another clause.
 _SCOPE_END: Final = frozenset(
@@ -104,45 +102,19 @@ def aligned_conflicts(claim: str, other: str) -> list[Signal]:
         return []
     signals: list[Signal] = []
     clause_a, clause_b = focus_clause(claim, other), focus_clause(other, claim)
-    different = _different_things(clause_a, clause_b)
-    flips = [] if different else _flips(clause_a, clause_b)
+    flips = _flips(clause_a, clause_b)
     if len(flips) % 2 == 1:
         signals.extend(flips)
     signals.extend(s for s in number_conflicts(claim, other) if _same_attribute(claim, other, s))
     signals.extend(year_conflicts(claim, other))
     signals.extend(value_conflicts(claim, other))
-    moved = None if different else direction_signal(claim, other)
+    moved = direction_signal(claim, other)
     if moved is not None:
         signals.append(moved)
     if not signals:
         return []
     missing = _missing_names(claim, other)
     return [s for s in signals if _names_ok(missing, s)]
-
-
-def _different_things(clause_a: str, clause_b: str) -> bool:
-    """Does a shared word name different things in the two clauses? Its modifier differs
-    and neither sentence uses the other's: "pancreatic cancer" / "bladder cancer", "hip
-    fractures" / "vertebral fractures"."""
-    toks_a, toks_b = tokens(clause_a), tokens(clause_b)
-    mods_a, mods_b = _modifiers(toks_a), _modifiers(toks_b)
-    stems_a, stems_b = content(clause_a), content(clause_b)
-    for head in mods_a.keys() & mods_b.keys():
-        mine, theirs = mods_a[head], mods_b[head]
-        if mine - stems_b and theirs - stems_a and not mine & theirs:
-            return True
-    return False
-
-
-def _modifiers(toks: list[str]) -> dict[str, set[str]]:
-    """For each content stem, the content stems right before it (its modifiers)."""
-    words = _content_words(toks)
-    out: dict[str, set[str]] = {}
-    for prev, word in zip(words, words[1:], strict=False):
-        modifier = toks[prev.index]
-        if prev.index == word.index - 1 and modifier.isalpha() and modifier.islower():
-            out.setdefault(word.stem, set()).add(prev.stem)
-    return out
 
 
 def _names_ok(missing: list[str], signal: Signal) -> bool:
