@@ -34,6 +34,15 @@ _METADATA: Final = re.compile(
 )
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 3
+_IMPORT: Final = re.compile(
+    r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
+)
+_CHANGELOG: Final = re.compile(
+    r"^\W*(?:add|added|fix|fixed|remove|removed|change|changed|deprecate|deprecated|support|"
+    r"allow|bump|update|updated|drop|dropped|raise|make|don't|do not|use|move|rename|improve|"
+    r"introduce)\b[^.]{0,120}(?:#\d+|\.)?\s*$",
+    re.I,
+)
 _FENCED: Final = re.compile(
     r"[ \t]*\n\s*(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)(?:\n[ \t]*(?P=fence)|\Z)", re.S
 )
@@ -51,6 +60,7 @@ class Passage:
     first: int  # index of the first sentence among the source's usable sentences
     is_list: bool = False
     is_code: bool = False  # a lead-in with the code block that follows it
+    is_changelog: bool = False  # a release-note entry ("Add `x` #123"), not an explanation
 
 
 @dataclass(slots=True)
@@ -109,6 +119,11 @@ def _item_of(text: str, start: int) -> int:
         line_start = previous
 
 
+def is_changelog(sentence: str) -> bool:
+    """A release-note entry: a short line opening with a change verb ("Add `x`", "Fix y #12")."""
+    return len(words(sentence)) <= 16 and bool(_CHANGELOG.match(sentence.strip()))
+
+
 def answerable(sentence: str) -> bool:
     """Could this sentence state an answer? (Not a heading, byline, label, table fragment,
     import, code prompt or markup with few words.)"""
@@ -141,6 +156,11 @@ def passages(source: Source) -> list[Passage]:
             items = _list_after(source.text, sentences, i)
             if items:
                 out.append(_list_passage(source, first, items, i))
+            if first.usable and len(words(first.text)) >= 2 * MIN_WORDS:
+                # "Starlette only requires `anyio`, and these are optional:" says something
+                # itself; shown as a statement, not as a line ending in ':'.
+                shown = plain(first.text).rstrip(": ") + "."
+                out.append(Passage(source, [first.text], first.text, shown, first=i))
             continue
         if not first.usable:
             continue
@@ -167,6 +187,7 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     if match is None:
         return None
     lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
     lines = lines[:MAX_CODE_LINES]
     return (match.end(), lines) if lines else None

@@ -46,6 +46,7 @@ MIN_COVERAGE: Final = 0.25
 CLOSE_SIMILARITY: Final = 0.6
 DENIAL_COVERAGE: Final = 0.3
 WINDOW_PENALTY: Final = 0.04
+CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
 _DENIAL: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
@@ -135,7 +136,8 @@ def _stems(text: str) -> frozenset[str]:
 
 def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
     """The passage that best answers the question, and whether it does."""
-    candidates = [p for s in sources for p in passages(s)]
+    # Code is an answer to "how do I …"; elsewhere an example says less than its prose.
+    candidates = [p for s in sources for p in passages(s) if asked.how_to or not p.is_code]
     if not candidates:
         return Pick(None, False)
     idf = _idf(sources)
@@ -201,6 +203,8 @@ def _score(
     opening = words(passage.sentences[0])[:1]
     if opening and opening[0] in LEANS_ON_CONTEXT:
         score *= 0.9
+    if passage.is_changelog:
+        score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
 

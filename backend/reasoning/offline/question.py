@@ -98,7 +98,7 @@ _DEFAULT: Final = re.compile(r"\bdefaults?\b|\bby default\b|\bout of the box\b",
 _CUES: Final[dict[str, re.Pattern[str]]] = {
     "number": re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|"
-        r"thousand|million|none|no limit|unlimited|infinite)\b",
+        r"thousand|million|no limit|unlimited|infinite)\b",
         re.I,
     ),
     "date": re.compile(
