@@ -30,7 +30,7 @@ from typing import Any, Final
 from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage
-from backend.reasoning.offline.pick import Choice, choose
+from backend.reasoning.offline.pick import Choice, Pick, choose
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import analyse
 from backend.reasoning.offline.signals import is_year_token, tokens
@@ -125,6 +125,13 @@ def direct_answer(
     if sources is None or vectors is None:
         return _claim_answer(plan, usable, claims, verdicts)
     asked = analyse(plan.query)
+    if (
+        plan.kind == "comparison"
+        and not _YES_NO.match(plan.query)
+        and (sides := _passage_per_part(plan, claims, verdicts, sources, vectors, "entity: "))
+        and len(sides.parts) >= 2
+    ):
+        return sides
     if plan.kind == "multi_part" and (
         by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
     ):
@@ -150,16 +157,28 @@ def _passage_per_part(
     verdicts: dict[str, Verdict],
     sources: list[Source],
     vectors: SentenceVectors,
+    purpose: str = "part",
 ) -> Answer | None:
-    """One answer per part of a multi-part question, each from the sources found for it;
-    found only when every part is."""
+    """One answer per part of a multi-part question (or per side of a comparison: the
+    passage that best answers the question about that side and names it), each found
+    among all the sources; found only when every part is."""
     parts: list[Answer] = []
     for sq in plan.sub_queries:
-        if not sq.purpose.startswith("part"):
+        if not sq.purpose.startswith(purpose):
             continue
-        # Every source may answer a part: the whole question's search often finds it first.
         view = plan.model_copy(update={"query": sq.text, "kind": "simple", "sub_queries": [sq]})
         asked = analyse(sq.text)
+        if purpose == "entity: ":
+            side = sq.purpose.removeprefix(purpose)
+            named = [s for s in sources if mentions(s.text, side)]
+            pick = choose(asked, view, named, vectors) if named else None
+            best = _naming(pick, side, parts) if pick else None
+            if pick is not None and best is not None:
+                parts.append(
+                    _passage_answer(best, claims, verdicts, lead=f"{side}:", found=pick.found)
+                )
+            continue
+        # Every source may answer a part: the whole question's search often finds it first.
         pick = choose(asked, view, sources, vectors)
         if pick.best is None:
             continue
@@ -170,6 +189,26 @@ def _passage_per_part(
     text = " ".join(p.text for p in parts)
     backing = [c for p in parts for c in p.claims]
     return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+
+
+def _naming(pick: Pick, side: str, used: list[Answer]) -> Choice | None:
+    """The best passage that names the compared thing itself (a one-word name or identifier
+    exactly: "BackgroundTask" is not "BackgroundTasks"), not already used for another side."""
+    taken = {a.passage.quote for a in used if a.passage is not None}
+    return next(
+        (
+            c
+            for c in pick.ranked or []
+            if c.passage.quote not in taken and _names(c.passage.quote, side)
+        ),
+        None,
+    )
+
+
+def _names(text: str, side: str) -> bool:
+    if " " in side.strip():
+        return mentions(text, side)
+    return re.search(rf"(?<![\w]){re.escape(side.strip())}(?![\w])", text) is not None
 
 
 def _yes_or_no(question: str, passage: str) -> str:
