@@ -198,11 +198,18 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
             lines.insert(0, NOT_FOUND_PART)
         return " ".join(lines)
     if answer.passage is not None:
-        markers = [registry.cite(answer.passage.source.id, answer.passage.quote)]
+        passage = answer.passage
+        own = registry.cite(passage.source.id, passage.quote)
+        markers = [own]
         for claim in answer.claims:
             markers += registry.for_claim(claim, verdicts.get(claim.id))
         cited = list(dict.fromkeys(m for m in markers if m))
-        line = f"{answer.lead} {answer.passage.text} {''.join(cited)}".strip()
+        if len(passage.sentences) > 1 and not (passage.is_list or passage.is_code):
+            # Every sentence carries its citation; other sources' markers close the passage.
+            body = " ".join(f"{plain(sentence)} {own}" for sentence in passage.sentences)
+            line = f"{answer.lead} {body}{''.join(m for m in cited if m != own)}".strip()
+        else:
+            line = f"{answer.lead} {passage.text} {''.join(cited)}".strip()
         line += registry.statuses(cited)
         if answer.found and answer.unconfirmed:
             line += f" {UNCONFIRMED}"

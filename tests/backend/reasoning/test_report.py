@@ -188,7 +188,7 @@ async def test_is_x_older_than_y_answers_no_when_y_came_first(engine: OfflineEng
     assert report.answer.startswith("No: Lisp is older (1958, versus 1991 for Python) [")
 
 
-async def test_a_multi_part_answer_takes_one_claim_per_part_in_order(
+async def test_a_multi_part_answer_answers_each_part_in_order(
     engine: OfflineEngine,
 ) -> None:
     plan, report = await _run(engine, RAG_QUESTION, rag())
@@ -196,8 +196,9 @@ async def test_a_multi_part_answer_takes_one_claim_per_part_in_order(
     assert report.answer.startswith(
         "Retrieval-Augmented Generation (RAG) is the process of optimizing the output"
     )
+    assert "hallucinations" in report.answer.split("RAG) is the process", 1)[1]
     sentences = _sentences(report.answer)
-    assert len(sentences) == 2
+    assert len(sentences) >= 2
     for sentence in sentences:
         assert re.search(r"\[\d+\]", sentence), sentence
 
