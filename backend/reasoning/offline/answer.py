@@ -96,6 +96,7 @@ class Answer:
     basis: dict[str, Any] = field(default_factory=dict)  # why found or not (for the trace)
 
 
+NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
 NOTHING: Final = "The sources found do not contain a statement that answers the question"
@@ -148,7 +149,38 @@ def direct_answer(
     lead = ""
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best.passage.quote)
-    return _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
+    first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
+    if plan.kind == "multi_hop" and (hop := _next_hop(plan, pick)) is not None:
+        second = _passage_answer(hop, claims, verdicts, lead="", found=True)
+        return Answer(
+            f"{first.text} {second.text}",
+            [*first.claims, *second.claims],
+            parts=(first, second),
+            basis=second.basis,
+        )
+    return first
+
+
+def _next_hop(plan: Plan, pick: Pick) -> Choice | None:
+    """For a multi-hop question answered from the first hop's source: the best passage of a
+    follow-up hop whose name that passage gives (the chain: "… an album by pianist Les
+    McCann …", then "Les McCann (born September 23, 1935) …"), when it scores close."""
+    top = pick.best
+    if top is None or top.hop > 1:
+        return None
+    bridges = {
+        sq.id: sq.purpose.removeprefix("bridge: ")
+        for sq in plan.sub_queries
+        if sq.purpose.startswith("bridge: ")
+    }
+    for choice in pick.ranked or []:
+        if choice.hop < 2 or choice.score < NEXT_HOP_SHARE * top.score:
+            continue
+        names = [bridges[i] for i in choice.passage.source.sub_query_ids if i in bridges]
+        about = f"{choice.passage.source.title}\n{choice.passage.quote}"
+        if any(mentions(top.passage.quote, n) and mentions(about, n) for n in names):
+            return choice
+    return None
 
 
 def _passage_per_part(

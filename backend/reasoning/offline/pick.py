@@ -45,6 +45,7 @@ from backend.reasoning.offline.text import STOPWORDS, content_stems, key_terms, 
 MIN_COVERAGE: Final = 0.25
 CLOSE_SIMILARITY: Final = 0.6
 DENIAL_COVERAGE: Final = 0.3
+DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 WINDOW_PENALTY: Final = 0.04
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
@@ -231,9 +232,9 @@ def _ranks(sources: list[Source]) -> dict[str, int]:
 def _denial(
     asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
 ) -> Choice | None:
-    """A sentence about the question's own subject (it holds the question's rarest word)
-    saying the thing asked about does not exist, is not supported or was removed, for a
-    question that takes it for granted."""
+    """A sentence about the question's own subject (it holds the question's rarest word, or
+    most of its words) saying the thing asked about does not exist, is not supported or was
+    removed, for a question that takes it for granted."""
     if asked.kind in ("yes_no", "why", "comparison", "list") or has_negation(question):
         return None
     if _DENIAL.search(question) or _ASKS_ABOUT_CHANGE.search(question):
@@ -249,6 +250,6 @@ def _denial(
         about_it = rarest.lower() in passage.quote.lower() or stem(rarest.lower()) in _stems(
             passage.quote
         )
-        if about_it and _DENIAL.search(passage.quote):
+        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and _DENIAL.search(passage.quote):
             return choice
     return None
