@@ -218,8 +218,8 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         parts = []
         for claim in answer.claims:
             verdict = verdicts.get(claim.id)
-            own = registry.for_claim(claim, verdict)
-            line = f"{inline(claim.text)} {''.join(own)}{registry.statuses(own)}"
+            cites = registry.for_claim(claim, verdict)
+            line = f"{inline(claim.text)} {''.join(cites)}{registry.statuses(cites)}"
             if verdict is None or verdict.verdict == "unverifiable":
                 line += f" {UNCONFIRMED}"
             parts.append(line)
