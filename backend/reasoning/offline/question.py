@@ -140,6 +140,20 @@ _DEFAULT_VALUE: Final = re.compile(
 )
 
 
+# Checked in this order: the first pattern that matches names the kind.
+_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
+    (_YES_NO, "yes_no"),
+    (_COMPARISON, "comparison"),
+    (_WHY, "why"),
+    (_HOW, "how"),
+    (_LIST, "list"),
+    (_NUMBER, "number"),
+    (_DATE, "date"),
+    (_PLACE, "place"),
+    (_NAME, "name"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """What the question asks for."""
@@ -152,30 +166,10 @@ class Asked:
 
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
-    kind: AnswerKind
     q = question.strip()
-    if _YES_NO.search(q):
-        kind = "yes_no"
-    elif _COMPARISON.search(q):
-        kind = "comparison"
-    elif _WHY.search(q):
-        kind = "why"
-    elif _HOW.search(q):
-        kind = "how"
-    elif _LIST.search(q):
-        kind = "list"
-    elif _NUMBER.search(q):
-        kind = "number"
-    elif _DATE.search(q):
-        kind = "date"
-    elif _PLACE.search(q):
-        kind = "place"
-    elif _NAME.search(q):
-        kind = "name"
-    elif _DEFINITION.search(q) and len(key_terms(q)) <= 3:
+    kind: AnswerKind = next((k for pattern, k in _KINDS if pattern.search(q)), "lookup")
+    if kind == "lookup" and _DEFINITION.search(q) and len(key_terms(q)) <= 3:
         kind = "definition"
-    else:
-        kind = "lookup"
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(_DEFAULT.search(q))
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     return Asked(kind=kind, terms=key_terms(q), about_default=about_default, how_to=how_to)
