@@ -206,8 +206,13 @@ def _flips(clause_a: str, clause_b: str) -> list[Signal]:
         pivot = scoped_a[0][0] if scoped_a else _position(toks_a, scoped_b[0][1])
         if stated and _subject_shared(toks_a, pivot, content(clause_b)):
             flips.append(Signal("negation", "negated in one sentence only"))
-    for axis, i in _opposite_slots(toks_a, toks_b):
-        if _subject_shared(toks_a, i, content(clause_b)):
+    for axis, i, j in _opposite_slots(toks_a, toks_b):
+        # Both subject sides: "Insulin decreases the risk of …" is not contested by "Obesity
+        # is associated with an increased risk of … insulin resistance" (j < 0: a passive,
+        # whose subject is the other's object).
+        if _subject_shared(toks_a, i, content(clause_b)) and (
+            j < 0 or _subject_shared(toks_b, j, content(clause_a))
+        ):
             flips.append(Signal("antonym", axis))
     return flips
 
@@ -288,27 +293,29 @@ def _subject_shared(toks: list[str], pivot: int, other: frozenset[str]) -> bool:
     return not before or bool(before & other)
 
 
-def _opposite_slots(toks_a: list[str], toks_b: list[str]) -> list[tuple[str, int]]:
-    """(axis, index in a) for each axis on which the opposite terms of the two clauses that
-    fill the same slot all take opposite sides. A slot is the nearest content word after or
-    before the term (failing a match, the two nearest); in a passive, one's object may be
-    the other's subject ("increases X" / "X was decreased")."""
+def _opposite_slots(toks_a: list[str], toks_b: list[str]) -> list[tuple[str, int, int]]:
+    """(axis, index in a, index in b or -1 for a passive match) for each axis on which the
+    opposite terms of the two clauses that fill the same slot all take opposite sides. A
+    slot is the nearest content word after or before the term (failing a match, the two
+    nearest); in a passive, one's object may be the other's subject ("increases X" / "X was
+    decreased")."""
     words_a = {w.index: w.stem for w in _content_words(toks_a)}
     words_b = {w.index: w.stem for w in _content_words(toks_b)}
-    found: dict[str, tuple[bool, int]] = {}
+    found: dict[str, tuple[bool, int, int]] = {}
     for axis, side_a, i in _axis_words(toks_a):
         others = [(side, j) for axis_b, side, j in _axis_words(toks_b) if axis_b == axis]
         for width in range(1, NEIGHBOURS + 1):
             matched = [
-                side_a != side_b
+                (side_a != side_b, j if how == "direct" else -1)
                 for side_b, j in others
-                if _same_slot(toks_a, words_a, i, toks_b, words_b, j, width)
+                if (how := _same_slot(toks_a, words_a, i, toks_b, words_b, j, width))
             ]
             if matched:
                 before = found.get(axis)
-                found[axis] = (all(matched) and (before is None or before[0]), i)
+                opposite = all(m[0] for m in matched) and (before is None or before[0])
+                found[axis] = (opposite, i, matched[0][1])
                 break
-    return [(axis, i) for axis, (opposite, i) in sorted(found.items()) if opposite]
+    return [(axis, i, j) for axis, (opposite, i, j) in sorted(found.items()) if opposite]
 
 
 def _same_slot(
@@ -319,7 +326,9 @@ def _same_slot(
     words_b: dict[int, str],
     j: int,
     width: int,
-) -> bool:
+) -> str:
+    """ "direct" when the slots match as they stand, "passive" when one's object is the
+    other's subject in a passive, "" otherwise."""
     left_a, right_a = (
         _neighbours(toks_a, words_a, i, -1, width),
         _neighbours(toks_a, words_a, i, 1, width),
@@ -329,10 +338,10 @@ def _same_slot(
         _neighbours(toks_b, words_b, j, 1, width),
     )
     if right_a & right_b or left_a & left_b:
-        return True
-    return bool(right_a & left_b or left_a & right_b) and (
-        _passive(toks_a, i) or _passive(toks_b, j)
-    )
+        return "direct"
+    if (right_a & left_b or left_a & right_b) and (_passive(toks_a, i) or _passive(toks_b, j)):
+        return "passive"
+    return ""
 
 
 def _passive(toks: list[str], i: int) -> bool:
