@@ -27,16 +27,23 @@ def get_hub(request: Request) -> MCPHub:
     return hub
 
 
+def bearer_token(header: str) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header (the scheme in any case, as
+    RFC 9110 says); "" for a missing header or any other scheme (Basic, Token, none)."""
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 def require_token(request: Request) -> None:
     """With MARSA_API_TOKEN set: 'Authorization: Bearer <token>', or ?access_token= (the
-    browser's EventSource cannot send headers)."""
+    browser's EventSource cannot send headers). Any other scheme carries no token, whatever
+    follows it, for every method."""
     settings: Settings = request.app.state.settings
     if settings.api_token is None:
         return
     expected = settings.api_token.get_secret_value()
-    header = request.headers.get("authorization", "")
-    scheme, _, given = header.partition(" ")
-    if (scheme.lower() != "bearer" or not given) and request.method == "GET":
+    given = bearer_token(request.headers.get("authorization", ""))
+    if not given and request.method == "GET":
         # Only for reading: event streams and download links cannot carry a header.
         given = request.query_params.get("access_token", "")
     if not given or not secrets.compare_digest(given.encode(), expected.encode()):
