@@ -154,8 +154,14 @@ def _tidy(piece: str) -> str:
 
 
 def _title_from_markdown(text: str, fallback: str) -> str:
+    """The first level-1 heading outside code blocks (a shell or Python comment in a fenced
+    block is not a title), else the fallback (the file's name)."""
+    in_fence = False
     for line in text.splitlines():
-        match = _HEADING.match(line)
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        match = None if in_fence else _HEADING.match(line)
         if match and len(match.group(1)) == 1:
             return match.group(2).strip()
     return fallback

@@ -101,6 +101,12 @@ def test_markdown_front_matter_keeps_status_draft_deprecated_and_superseded_by()
     assert doc.content == "Body."
 
 
+def test_a_comment_in_a_code_block_is_not_the_title() -> None:
+    data = b"Intro.\n\n```python\n# Ensure that all requests are secure\napp = App()\n```\n"
+    (doc,) = load_bytes(data, "middleware.md")
+    assert doc.title == "middleware"
+
+
 def test_markdown_without_front_matter_takes_its_title_from_the_first_h1() -> None:
     (doc,) = load_bytes(b"Some text.\n## Minor\n# Main title\nMore.", "x.md")
     assert doc.title == "Main title"
