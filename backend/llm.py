@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import socket
 import ssl
 import sys
@@ -64,8 +65,17 @@ class LLMConfigError(ValueError):
     """The configured model cannot be built, with what to do about it."""
 
 
-def build_chat_model(settings: Settings) -> BaseChatModel:
-    """A LangChain chat model for ``settings.llm`` (e.g. ``anthropic:claude-sonnet-4-5``)."""
+class LLMPackageMissing(LLMConfigError):
+    """The provider's LangChain package is not installed: runs can still use the offline
+    engine, and installing ``package`` fixes it."""
+
+    def __init__(self, spec: str, package: str):
+        super().__init__(f"MARSA_LLM={spec} needs: pip install {package}")
+        self.package = package
+
+
+def _model_class(settings: Settings) -> tuple[type[BaseChatModel], dict[str, Any]]:
+    """The chat model class ``settings.llm`` names and its arguments, without building it."""
     spec = settings.llm or ""
     provider, _, model = spec.partition(":")
     if provider not in PROVIDERS or not model:
@@ -75,9 +85,9 @@ def build_chat_model(settings: Settings) -> BaseChatModel:
         )
     module_name, class_name, package = PROVIDERS[provider]
     try:
-        module = __import__(module_name, fromlist=[class_name])
+        module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise LLMConfigError(f"MARSA_LLM={spec} needs: pip install {package}") from exc
+        raise LLMPackageMissing(spec, package) from exc
     kwargs: dict[str, Any] = {"model": model, "temperature": settings.llm_temperature}
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     if provider == "ollama":
@@ -93,7 +103,26 @@ def build_chat_model(settings: Settings) -> BaseChatModel:
                 "openai-compatible needs MARSA_LLM_BASE_URL (e.g. http://127.0.0.1:8000/v1)"
             )
     model_class: type[BaseChatModel] = getattr(module, class_name)
+    return model_class, kwargs
+
+
+def build_chat_model(settings: Settings) -> BaseChatModel:
+    """A LangChain chat model for ``settings.llm`` (e.g. ``anthropic:claude-sonnet-4-5``)."""
+    model_class, kwargs = _model_class(settings)
     return model_class(**kwargs)
+
+
+def llm_problem(settings: Settings) -> LLMConfigError | None:
+    """Why the configured chat model cannot be built (with the fix), or None when it can or
+    none is configured. Imports the provider's package but builds nothing and calls no one,
+    so a health check may ask it each time."""
+    if not settings.llm:
+        return None
+    try:
+        _model_class(settings)
+    except LLMConfigError as exc:
+        return exc
+    return None
 
 
 def _sdk_classes(names: tuple[tuple[str, str], ...]) -> list[type[Exception]]:

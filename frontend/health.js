@@ -39,6 +39,7 @@ export async function refreshHealth() {
     }
     $("health-docs").textContent = health.documents ?? "–";
     $("health-engine").textContent = health.engine || "–";
+    $("health-engine").title = health.engine_note || ""; // why MARSA_LLM is not used, and the fix
     $("health-status").textContent = health.status || "";
     $("health-status").className = `chip status-${health.status === "ok" ? "ok" : "degraded"}`;
     return (health.servers || []).filter((s) => s.status === "up").map((s) => String(s.server));

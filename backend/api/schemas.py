@@ -177,6 +177,11 @@ class Health(BaseModel):
     status: Literal["ok", "degraded"]
     api: Literal["ok"] = "ok"
     engine: str
+    engine_note: str = Field(
+        default="",
+        description="Why MARSA_LLM cannot be used and how to fix it (e.g. the package to "
+        "install); empty when the engine is fine.",
+    )
     database: str
     documents: int | None
     servers: list[ServerState]

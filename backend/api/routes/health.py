@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from backend.api.deps import HubDep, ManagerDep, SettingsDep
 from backend.api.schemas import Health, ServerState
+from backend.llm import LLMPackageMissing, llm_problem
 from backend.mcp_client import ServerUnavailable, ToolCallError
 
 router = APIRouter(prefix="/api", tags=["health"])
@@ -14,7 +15,8 @@ router = APIRouter(prefix="/api", tags=["health"])
 @router.get("/health")
 async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Health:
     """Whether each MCP server is up (and why not), how many documents the store holds,
-    which reasoning engine runs, and where runs are kept."""
+    which reasoning engine runs (degraded, with the fix, when MARSA_LLM cannot be used), and
+    where runs are kept."""
     servers = [
         ServerState(
             server=name,
@@ -35,9 +37,17 @@ async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Hea
                 if server.server == "docs":
                     server.status, server.note = "down", str(exc)
     ok = all(s.status == "up" for s in servers if s.server == "docs")
+    engine, engine_note = settings.llm or "offline", ""
+    if (problem := llm_problem(settings)) is not None:
+        ok = False
+        engine_note = str(problem)
+        if isinstance(problem, LLMPackageMissing):
+            engine = "offline"
+            engine_note += "; until then runs use the offline engine"
     return Health(
         status="ok" if ok else "degraded",
-        engine=settings.llm or "offline",
+        engine=engine,
+        engine_note=engine_note,
         database=manager.store.db.display,
         documents=documents,
         servers=servers,

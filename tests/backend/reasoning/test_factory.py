@@ -1,13 +1,17 @@
 """make_engine: the offline engine by default; the LLM engine, told the run's secrets, when a
-model is configured."""
+model is configured; the offline engine, saying why, when the model's package is missing."""
 
 from __future__ import annotations
+
+import sys
 
 import pytest
 from langchain_core.exceptions import ModelAuthenticationError
 
 import backend.llm
 from backend.config import Settings
+from backend.llm import LLMConfigError
+from backend.reasoning.engine import take_fallbacks
 from backend.reasoning.factory import make_engine
 from backend.reasoning.llm_engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
@@ -33,3 +37,24 @@ async def test_the_llm_engine_scrubs_every_configured_secret_from_what_it_report
     await engine.plan("What raises the tides?", ["docs"])
     notes = engine.take_fallbacks()
     assert notes and TAVILY_KEY not in " ".join(notes) and "***" in " ".join(notes)
+
+
+async def test_a_provider_package_that_is_not_installed_gives_the_offline_engine_saying_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "langchain_openai", None)  # its import raises ImportError
+    tracer = Tracer()
+    engine = make_engine(Settings(llm="openai:gpt-test"), tracer)
+    assert engine.name == "offline"
+    plan = await engine.plan("What raises the tides?", ["docs"])
+    assert plan.sub_queries
+    notes = take_fallbacks(engine)
+    assert len(notes) == 1 and "pip install langchain-openai" in notes[0]
+    assert take_fallbacks(engine) == []  # said once, by the first node
+    (event,) = [e for e in tracer.events if e.kind == "fallback"]
+    assert event.data == {"engine": "offline", "fix": "pip install langchain-openai"}
+
+
+def test_a_model_setting_that_is_not_provider_and_model_still_raises() -> None:
+    with pytest.raises(LLMConfigError, match="not provider:model"):
+        make_engine(Settings(llm="mystery:model"), Tracer())
