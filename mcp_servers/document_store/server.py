@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from backend.config import Settings, get_settings
+from mcp_servers.common import validation
 from mcp_servers.common.logging import ToolCallLogMiddleware
 from mcp_servers.document_store.embeddings import EmbedderError
 from mcp_servers.document_store.ingest import (
@@ -43,7 +43,7 @@ from mcp_servers.document_store.models import (
 from mcp_servers.document_store.search import FilterError, FilterValue
 from mcp_servers.document_store.store import DocumentStore, StoreError
 
-MAX_CONTENT_CHARS = 5_000_000
+MAX_CONTENT_CHARS = validation.MAX_CONTENT_CHARS
 READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 _DETAIL_KEYS = ("doc_id", "title", "source", "source_url", "published_date")
 
@@ -93,6 +93,36 @@ def _with_file_facts(store: DocumentStore, hits: list[SearchHit]) -> list[Search
         meta = indexed.metadatas[position] if position is not None else {}
         facts.append(hit.model_copy(update={k: meta[k] for k in _HIT_FACTS if k in meta}))
     return facts
+
+
+def _flat_filters(value: object) -> object:
+    """Refuse nested lists in filters, and too many filters, with a plain message (the
+    schema allows a value or a list of values; pydantic alone would list eight failed
+    alternatives per level)."""
+    if isinstance(value, dict):
+        if len(value) > validation.MAX_FILTER_KEYS:
+            raise ValueError(f"at most {validation.MAX_FILTER_KEYS} filters")
+        for key, item in value.items():
+            if isinstance(item, dict) or validation.depth(item, 1) > 1:
+                raise ValueError(
+                    f"filter {key!r} must be a string, number, boolean or a list of them "
+                    "(no nested lists or objects)"
+                )
+    return value
+
+
+FilterMap = Annotated[
+    dict[str, FilterValue],
+    BeforeValidator(_flat_filters),
+    Field(json_schema_extra={"maxProperties": validation.MAX_FILTER_KEYS}),
+]
+
+
+def _checked(check: Callable[..., str], *args: object) -> str:
+    try:
+        return check(*args)
+    except validation.InvalidInput as exc:
+        raise ToolError(str(exc)) from None
 
 
 def read_allowed_file(path: str, roots: list[str]) -> tuple[bytes, Path]:
@@ -154,7 +184,7 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
             SearchMode, Field(description="semantic, keyword (BM25) or hybrid.")
         ] = "hybrid",
         filters: Annotated[
-            dict[str, FilterValue] | None,
+            FilterMap | None,
             Field(
                 description="Metadata filters: {key: value} equality, {key: [v1, v2]} any of; "
                 "date_from / date_to (YYYY-MM-DD) bound published_date. Keys: source, title, "
@@ -175,7 +205,14 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
 
     @server.tool
     def ingest_document(
-        title: Annotated[str, Field(min_length=1, max_length=500)],
+        title: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=validation.MAX_TITLE_CHARS,
+                description="Not blank; no NUL characters.",
+            ),
+        ],
         content: Annotated[
             str,
             Field(
@@ -184,7 +221,13 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
                 description="The document's text (Markdown headings become sections).",
             ),
         ],
-        source_url: Annotated[str | None, Field(max_length=2000)] = None,
+        source_url: Annotated[
+            str | None,
+            Field(
+                max_length=validation.MAX_URL_CHARS,
+                description="The document's http:// or https:// address.",
+            ),
+        ] = None,
         metadata: Annotated[
             dict[str, str | int | float | bool] | None,
             Field(
@@ -194,18 +237,22 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
         ] = None,
     ) -> IngestResult:
         """Add one document. The same content again adds nothing; new content for the same
-        source_url replaces the old version."""
-        if not content.strip() or not title.strip():
-            raise ToolError("title and content must not be blank")
+        source_url replaces the old version. The REST API's rules apply
+        (mcp_servers/common/validation.py): title and content not blank and without NUL, an
+        http(s) source_url, published_date as YYYY-MM-DD."""
+        title = _checked(validation.text, "title", title, validation.MAX_TITLE_CHARS)
+        _checked(validation.text, "content", content, MAX_CONTENT_CHARS)
+        if source_url is not None:
+            source_url = _checked(validation.source_url, source_url)
         meta = dict(metadata or {})
         date = meta.pop("published_date", None)
         doc = Document(
-            title=title.strip(),
+            title=title,
             content=content,
-            source=source_url or f"text:{title.strip()}",
+            source=source_url or f"text:{title}",
             source_url=source_url,
             metadata=meta,
-            published_date=str(date)[:10] if date else None,
+            published_date=None if date is None else _checked(validation.published_date, date),
         )
         try:
             return lazy.get().ingest([doc])[0]
@@ -254,21 +301,24 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
         JSON lines (one document a line)."""
         if (data_base64 is None) == (path is None):
             raise ToolError("give exactly one of data_base64 or path")
+        _checked(validation.filename, Path(filename).name)
         shown = relative_path or Path(filename).name
         if path is not None:
             data, real = read_allowed_file(path, settings.docs_ingest_roots)
             source = str(real)
         else:
             try:
-                data = base64.b64decode(data_base64 or "", validate=True)
-            except (binascii.Error, ValueError) as exc:
-                raise ToolError(f"data_base64 is not valid base64: {exc}") from exc
+                data = validation.file_bytes(data_base64 or "")
+            except validation.InvalidInput as exc:
+                raise ToolError(str(exc)) from None
             # Two files of one name in different folders are two documents, not one replaced.
             source = relative_path or filename
         try:
             docs = load_bytes(data, filename, source)
             for doc in docs:
                 doc.metadata["relative_path"] = shown
+            if not any(doc.content.strip() for doc in docs):
+                raise IngestError(f"{filename} holds no document (no text was found in it)")
             results = lazy.get().ingest(docs)
         except IngestError as exc:
             raise ToolError(str(exc)) from exc

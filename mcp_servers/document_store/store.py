@@ -197,6 +197,7 @@ class DocumentStore:
         with self._write_lock:
             seen: dict[str, str] = {}  # content hash -> doc_id, shown or added in this call
             queued: dict[str, int] = {}  # doc_id -> its place in pending
+            shown_chunks: dict[str, int] = {}  # doc_id -> chunks of its visible version
             for start in range(0, len(documents), _LOOKUP_BATCH):
                 batch = documents[start : start + _LOOKUP_BATCH]
                 keyed = [
@@ -231,6 +232,7 @@ class DocumentStore:
                     newest[doc_id] = max(newest.get(doc_id, 0), revision_of(meta))
                     if revisions.shows(meta):
                         seen.setdefault(str(meta["content_hash"]), doc_id)
+                        shown_chunks[doc_id] = shown_chunks.get(doc_id, 0) + 1
                 for doc, doc_id, digest in keyed:
                     if digest in seen:
                         results.append(
@@ -239,7 +241,10 @@ class DocumentStore:
                                 title=doc.title,
                                 source=doc.source,
                                 status="unchanged",
-                                chunks=0,
+                                # The stored version's size; a version written earlier in
+                                # this call has its size in ``pending``.
+                                chunks=shown_chunks.get(seen[digest])
+                                or self._planned_chunks(pending, queued, seen[digest]),
                             )
                         )
                         continue
@@ -262,6 +267,13 @@ class DocumentStore:
             finally:
                 self.keyword.mark_dirty()
         return results
+
+    def _planned_chunks(self, pending: list[_Pending], queued: dict[str, int], doc_id: str) -> int:
+        """Chunks a document queued earlier in the same ingestion will have."""
+        if doc_id not in queued:
+            return 0
+        doc = pending[queued[doc_id]].doc
+        return len(chunk_text(doc.content, self.settings.chunk_words, self.settings.chunk_overlap))
 
     def _write(
         self, pending: list[_Pending], progress: Callable[[int, int], None] | None

@@ -33,7 +33,7 @@ from tests.fakes.embeddings_api import vector_for
 from tests.fakes.loopback import base_url, close, serve
 from tests.helpers import REPO_ROOT, free_port, running_process
 
-SOURCE = "notes/volcanoes.md"
+SOURCE = "https://notes.example.org/volcanoes.md"
 
 
 def content(topic: str, chunks: int) -> str:
