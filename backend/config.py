@@ -160,6 +160,13 @@ class Settings(BaseSettings):
     mcp_config: Path | None = Field(
         default=None, description="Extra MCP servers in the usual {'mcpServers': {...}} JSON shape."
     )
+    mcp_call_timeout: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Seconds a tool call may take before it counts as unanswered (a read-only "
+        "tool is tried twice; ingestion through the API has its own, longer limit).",
+    )
 
     # --- API and persistence ----------------------------------------------
     database_url: str | None = Field(

@@ -42,6 +42,7 @@ from backend.mcp_client.session import (
     ToolCallError,
     ToolTimeout,
 )
+from mcp_servers.common.validation import MAX_ARGUMENT_DEPTH, depth
 
 OnCall = Callable[[CallRecord], Awaitable[None] | None]
 
@@ -53,8 +54,9 @@ class MCPHub:
     """The unified MCP client of a run: ``async with MCPHub(settings) as hub: await hub.call(...)``.
 
     ``servers`` limits which built-ins start (None: all three; extras always start).
-    ``call_timeout`` is the default time limit of a call, ``start_timeout`` that of a server
-    start, and ``on_call`` (sync or async) receives a CallRecord after every call.
+    ``call_timeout`` is the default time limit of one try of a call (default: the setting
+    MARSA_MCP_CALL_TIMEOUT), ``start_timeout`` that of a server start, and ``on_call``
+    (sync or async) receives a CallRecord after every call.
     """
 
     def __init__(
@@ -62,7 +64,7 @@ class MCPHub:
         settings: Settings | None = None,
         *,
         servers: list[str] | None = None,
-        call_timeout: float = 60.0,
+        call_timeout: float | None = None,
         start_timeout: float = 60.0,
         on_call: OnCall | None = None,
     ):
@@ -74,7 +76,7 @@ class MCPHub:
         self.extras: dict[str, ExtraServer] = (
             load_mcp_config(self.settings.mcp_config) if self.settings.mcp_config else {}
         )
-        self.call_timeout = call_timeout
+        self.call_timeout = self.settings.mcp_call_timeout if call_timeout is None else call_timeout
         self.start_timeout = start_timeout
         self.on_call = on_call
         self.status: dict[str, ServerStatus] = {}
@@ -205,6 +207,15 @@ class MCPHub:
             )
 
         try:
+            if depth(arguments) > MAX_ARGUMENT_DEPTH:
+                # Past about 200 levels the server's JSON parser drops the message unanswered:
+                # refuse it here rather than wait for the timeout.
+                raise ToolCallError(
+                    server,
+                    tool,
+                    f"the arguments nest lists or objects more than {MAX_ARGUMENT_DEPTH} "
+                    "levels deep; no tool takes such values",
+                )
             read_only = self._read_only(server, tool)
             while True:
                 held = self._session_of(server)
@@ -212,9 +223,11 @@ class MCPHub:
                 try:
                     raw = await held.call(tool, arguments, limit)
                     break
-                except ToolTimeout:
+                except ToolTimeout as timeout:
                     if retried or not read_only:
-                        raise
+                        tries = 2 if retried else 1
+                        total = time.perf_counter() - started
+                        raise ToolTimeout(server, tool, limit, tries, total) from timeout
                 except ServerConnectionLost as lost:
                     restarted = True
                     await self._restart(server, held, generation)

@@ -25,15 +25,29 @@ class ToolCallError(RuntimeError):
 
 
 class ToolTimeout(ToolCallError):
-    """A tool did not answer within its time limit."""
+    """A tool did not answer within its time limit: ``seconds`` per try, ``tries`` tries
+    (a read-only tool is tried twice), ``total`` seconds waited in all."""
 
-    def __init__(self, server: str, tool: str, seconds: float):
+    def __init__(
+        self,
+        server: str,
+        tool: str,
+        seconds: float,
+        tries: int = 1,
+        total: float | None = None,
+    ):
+        total = seconds * tries if total is None else total
+        waited = (
+            f"no answer within {seconds:g} s"
+            if tries == 1
+            else f"no answer in {tries} tries of {seconds:g} s each ({total:.3g} s in all)"
+        )
         super().__init__(
-            server,
-            tool,
-            f"no answer within {seconds:g} s; pass a larger timeout if the tool is slow",
+            server, tool, f"{waited}; the server may be hung, or pass a larger timeout"
         )
         self.seconds = seconds
+        self.tries = tries
+        self.total = total
 
 
 class ServerConnectionLost(ToolCallError):

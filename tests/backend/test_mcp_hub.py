@@ -175,13 +175,32 @@ async def test_slow_read_only_tool_times_out_after_one_retry(toy_settings: Setti
     records: list[CallRecord] = []
     async with MCPHub(toy_settings, servers=[], on_call=records.append) as hub:
         started = time.monotonic()
-        with pytest.raises(ToolTimeout, match=r"toy\.slow: no answer within 0\.5 s"):
+        with pytest.raises(ToolTimeout) as timeout:
             await hub.call("toy", "slow", {"seconds": 5}, timeout=0.5)
         elapsed = time.monotonic() - started
         still_serving = await hub.call("toy", "echo", {"text": "hi"})
     assert elapsed < 3.0
     assert records[0].retried and not records[0].restarted
     assert still_serving.structured == {"text": "hi"}
+    # The message counts both tries: what the caller waited, not half of it.
+    assert str(timeout.value).startswith("toy.slow: no answer in 2 tries of 0.5 s each (1")
+    assert timeout.value.tries == 2 and 1.0 <= timeout.value.total < 3.0
+
+
+async def test_arguments_nested_past_the_limit_are_refused_at_once_not_left_unanswered(
+    settings: Settings,
+) -> None:
+    deep: Any = "rust"
+    for _ in range(200):
+        deep = [deep]
+    async with MCPHub(settings, servers=["docs"], call_timeout=20) as hub:
+        started = time.monotonic()
+        with pytest.raises(ToolCallError, match="more than 32 levels deep") as refused:
+            await hub.call("docs", "search_documents", {"query": "q", "filters": {"k": deep}})
+        elapsed = time.monotonic() - started
+        still_serving = await hub.call("docs", "list_documents", {})
+    assert not isinstance(refused.value, ToolTimeout) and elapsed < 2.0
+    assert still_serving.structured["total"] == 0
 
 
 async def test_crash_restarts_the_server_and_the_next_call_runs_in_a_new_process(
