@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from backend.reasoning.models import Claim, Plan, Source, Verdict
+from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage
 from backend.reasoning.offline.pick import Choice, Pick, choose
 from backend.reasoning.offline.polarity import has_negation
-from backend.reasoning.offline.question import analyse
+from backend.reasoning.offline.question import Asked, analyse
 from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
     capitalised_spans,
@@ -137,6 +138,12 @@ def direct_answer(
         by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
     ):
         return by_part
+    if (
+        plan.kind != "comparison"
+        and len(several := asks(plan.query)) >= 2
+        and (by_ask := _passage_per_ask(plan, several, claims, verdicts, sources, vectors))
+    ):
+        return by_ask
     pick = choose(asked, plan, sources, vectors)
     if pick.best is None:
         if usable:
@@ -221,6 +228,44 @@ def _passage_per_part(
     text = " ".join(p.text for p in parts)
     backing = [c for p in parts for c in p.claims]
     return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+
+
+def _passage_per_ask(
+    plan: Plan,
+    several: list[Ask],
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    sources: list[Source],
+    vectors: SentenceVectors,
+) -> Answer | None:
+    """A question that asks two things the planner kept as one search ("which max_age …, and
+    what package must be installed for it?"): the best passage for each ask, scored with the
+    words the ask carries (see ``asks``); a passage that already answered an earlier ask is
+    not repeated. Found only when every ask is."""
+    parts: list[Answer] = []
+    for ask in several:
+        own = analyse(ask.text)
+        asked = Asked(own.kind, analyse(ask.scored).terms, own.about_default, own.how_to)
+        view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
+        pick = choose(asked, view, sources, vectors)
+        if pick.best is None:
+            return None
+        if pick.denial is not None:
+            parts.append(_passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False))
+            continue
+        if any(_overlaps(pick.best.passage, p.passage) for p in parts if p.passage is not None):
+            continue
+        lead = _yes_or_no(ask.text, pick.best.passage.quote) if own.kind == "yes_no" else ""
+        parts.append(_passage_answer(pick.best, claims, verdicts, lead=lead, found=pick.found))
+    if len(parts) < 2:
+        return None
+    text = " ".join(p.text for p in parts)
+    backing = [c for p in parts for c in p.claims]
+    return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+
+
+def _overlaps(a: Passage, b: Passage) -> bool:
+    return a.source.id == b.source.id and bool(set(a.sentences) & set(b.sentences))
 
 
 def _naming(pick: Pick, side: str, used: list[Answer]) -> Choice | None:
@@ -321,8 +366,8 @@ def _per_part_answer(
 def fits_answer_type(question: str, sentence: str) -> bool:
     """Does the sentence hold the kind of thing the question word asks for (a place for
     "where", a year or date for "when", a number for "how many", a name for "who")?"""
-    for asks, holds in _ANSWER_TYPES:
-        if asks.search(question):
+    for asking, holds in _ANSWER_TYPES:
+        if asking.search(question):
             return bool(holds.search(sentence))
     return False
 

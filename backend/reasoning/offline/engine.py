@@ -52,6 +52,4 @@ class OfflineEngine:
         self, plan: Plan, claims: list[Claim], verdicts: list[Verdict], sources: list[Source]
     ) -> Report:
         """Direct answer first, a section per sub-query, numbered citations, sources."""
-        return await asyncio.to_thread(
-            report.write, plan, claims, verdicts, sources, self.vectors
-        )
+        return await asyncio.to_thread(report.write, plan, claims, verdicts, sources, self.vectors)

@@ -154,9 +154,9 @@ def passages(source: Source) -> list[Passage]:
             out += _code_passages(source, sentences, i, code)
         if first.lead_in:
             items = _list_after(source.text, sentences, i)
-            if items:
+            if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
-            if first.usable and len(words(first.text)) >= 2 * MIN_WORDS:
+            elif first.usable and len(words(first.text)) >= 2 * MIN_WORDS:
                 # "Starlette only requires `anyio`, and these are optional:" says something
                 # itself; shown as a statement, not as a line ending in ':'.
                 shown = plain(first.text).rstrip(": ") + "."

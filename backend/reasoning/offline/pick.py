@@ -47,6 +47,7 @@ CLOSE_SIMILARITY: Final = 0.6
 DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 WINDOW_PENALTY: Final = 0.04
+LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
 _DENIAL: Final = re.compile(
@@ -192,15 +193,20 @@ def _score(
 ) -> Choice:
     matrix = sims  # numpy array (sentences × searches)
     each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
-    # A sentence that adds nothing to the best one dilutes the passage.
-    similarity = 0.5 * max(each) + 0.5 * sum(each) / len(each)
+    # A sentence that adds nothing to the best one dilutes the passage; a list is about what
+    # its lead-in line says (its items are the details).
+    rest = each[0] if passage.is_list else sum(each) / len(each)
+    similarity = 0.5 * max(each) + 0.5 * rest
     context = " ".join([passage.source.title, *passage.source.sections])
     cov = coverage(terms, passage.quote, context, idf)
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
-    score -= WINDOW_PENALTY * (len(passage.sentences) - 1) * (0.5 if passage.is_list else 1.0)
+    if passage.is_list:  # one unit however many items: for a list question, the answer
+        score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
+    else:
+        score -= WINDOW_PENALTY * (len(passage.sentences) - 1)
     opening = words(passage.sentences[0])[:1]
     if opening and opening[0] in LEANS_ON_CONTEXT:
         score *= 0.9

@@ -38,6 +38,7 @@ import re
 from typing import Final
 
 from backend.reasoning.models import Plan, QuestionKind, SubQuery
+from backend.reasoning.offline.asks import asks, question_parts
 from backend.reasoning.offline.text import (
     COMPARATIVE_WORDS,
     QUESTION_WORDS,
@@ -121,18 +122,6 @@ _FRAGMENT_START: Final = word_set(
     "although unless until while whereas"
 )
 
-_NUMBERED: Final = re.compile(r"(?:^|\s)\(?(?:\d+|[a-h])[.)]\s+")
-_AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|many|much)"
-_CLAUSE_SPLIT: Final = re.compile(
-    r";\s*(?:and\s+)?|,?\s+and also\s+|,?\s+and then\s+"
-    r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)"
-    rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+(?:[a-z]+\s+)?{_AUX}\b"
-    r"|(?:how|why|what|when|where|which|who)\s+[a-z]+ed\b)"
-    r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
-    re.I,
-)
-_NUMBER_MARK: Final = re.compile(r"^\(?(?:\d+|[a-h])[.)]\s+")
-_LEADING_CONJUNCTION: Final = re.compile(r"^(?:and|also|and also|then|and then|but)\s+", re.I)
 _PRONOUN: Final = re.compile(r"\b(?P<p>it|its|they|them|their)\b", re.I)
 # The subject of a first part with no name: "What is X", "How is X configured", "What causes X".
 _SUBJECT_SHAPES: Final = (
@@ -230,13 +219,28 @@ def _decompose(query: str) -> tuple[QuestionKind, Pieces, list[str], str]:
             why = f"{len(parts)}-part question: the question, then one search per part"
             return "multi_part", pieces, entity_candidates(query), why
         held_back += f"not split into {len(parts)} parts: a part would not stand alone; "
+    extra = _later_asks(query)
+    if extra:
+        held_back += "each later ask searched with the setting and names it carries; "
     names = entity_candidates(query)
     if is_multi_hop(query):
         why = "multi-hop question: search the question, then follow names found in the results"
-        return "multi_hop", [], names, held_back + why
+        return "multi_hop", extra, names, held_back + why
     if is_list_question(query):
-        return "list", [], names, held_back + "list question: one search, the question"
-    return "simple", [], names, held_back + "simple question: one search, the question"
+        return "list", extra, names, held_back + "list question: one search, the question"
+    return "simple", extra, names, held_back + "simple question: one search, the question"
+
+
+def _later_asks(query: str) -> Pieces:
+    """For two asks that could not be split into parts: each later ask with the words it
+    carries (its setting, the first ask's names), its pronoun left as written. None when an
+    ask with a pronoun carries nothing to tell what it means, or does not stand alone."""
+    later = asks(query)[1:]
+    if not later or any(a.scored == a.text and _PRONOUN.search(a.text) for a in later):
+        return []
+    if not all(is_standalone(a.scored, query) for a in later):
+        return []
+    return [(a.scored, f"ask {i}") for i, a in enumerate(later, 2)]
 
 
 def route(query: str, available: list[str]) -> list[str]:
@@ -398,23 +402,6 @@ def _is_date_or_number(text: str) -> bool:
 
 
 # --- parts -----------------------------------------------------------------------------------
-
-
-def question_parts(query: str) -> list[str]:
-    """The parts of a multi-part question (leading "and"/"also" removed); [query] when it has
-    one part."""
-    questions = [q.strip() for q in re.findall(r"[^?]+\?", query)]
-    if len(questions) >= 2:
-        parts = questions
-    elif len(numbered := list(_NUMBERED.finditer(query))) >= 2:
-        cuts = [m.start() for m in numbered] + [len(query)]
-        parts = [query[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
-        parts = [_NUMBERED.sub("", p, count=1).strip(" ;,") for p in parts]
-    else:
-        parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(query)]
-    parts = [_LEADING_CONJUNCTION.sub("", _NUMBER_MARK.sub("", p)).strip() for p in parts]
-    parts = [p[:1].upper() + p[1:] for p in parts if p]
-    return parts if len(parts) >= 2 else [query]
 
 
 def resolve_parts(parts: list[str], query: str) -> list[str] | None:

@@ -135,8 +135,13 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
 _DEFAULT_VALUE: Final = re.compile(
     r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\b(?:true|false|none|null|enabled|disabled|on|off)\b)"
     r"|(?:\d|`[^`]+`|\b(?:true|false|none|null)\b)[^.]{0,80}?\bdefaults?\b"
-    r"|\bby default\b|\bnot \w+ \w* ?by default\b",
+    r"|\bby default\b|\bnot \w+ \w* ?by default\b"
+    r"|\b\w+\s?=\s?(?:\d|true\b|false\b|none\b)",  # a signature's keyword default
     re.I,
+)
+# Not values: a link, an issue or pull request number, a version ("from version 0.10.0").
+_REFERENCES: Final = re.compile(
+    r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*", re.I
 )
 
 
@@ -180,6 +185,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     code answers a "how".)"""
     if is_code and asked.kind == "how":
         return True
+    if asked.kind == "number" or asked.about_default:
+        passage = _REFERENCES.sub(" ", passage)
     if asked.about_default and not _DEFAULT_VALUE.search(passage):
         return False
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind

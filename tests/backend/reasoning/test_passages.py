@@ -39,6 +39,17 @@ def test_a_lead_in_line_is_taken_with_the_list_after_it() -> None:
     assert "`max_connections`" in listed.text and "`max_keepalive_connections`" in listed.text
 
 
+def test_a_lead_in_line_before_its_list_is_never_a_passage_alone() -> None:
+    text = (
+        "Every application automatically includes two pieces of middleware by default:\n\n"
+        "* `ServerErrorMiddleware` - Returns a custom 500 page.\n"
+        "* `ExceptionMiddleware` - Adds exception handlers.\n"
+    )
+    found = passages(source("S1", "Middleware", text))
+    assert all(p.is_list for p in found if p.sentences[0].startswith("Every application"))
+    assert any(p.is_list and "`ExceptionMiddleware`" in p.text for p in found)
+
+
 def test_a_lead_in_line_is_taken_with_the_code_after_it() -> None:
     [code] = [p for p in passages(source("S1", "HTTP/2", HTTP2)) if p.is_code]
     assert code.text.endswith("`client = httpx.AsyncClient(http2=True)`")

@@ -64,3 +64,28 @@ async def test_a_question_asking_whether_is_not_a_denied_premise(engine: Offline
         engine, "Does HTTPX support HTTPS proxies?", [source("S1", "Proxies", PROXIES)]
     )
     assert pick.denial is None
+
+
+CONVERTORS = (
+    "Paths can use URI templating style to capture path components.\n\n"
+    "You can use convertors to modify what is captured. The available convertors are:\n\n"
+    "* `str` returns a string, and is the default.\n"
+    "* `int` returns a Python integer.\n"
+    "* `float` returns a Python float.\n"
+    "* `uuid` return a Python `uuid.UUID` instance.\n"
+    "* `path` returns the rest of the path.\n\n"
+    "Path parameters are exposed as a dictionary on the request."
+)
+
+
+async def test_a_list_question_is_answered_by_the_list_whatever_its_length(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "Which path parameter convertors does the router support out of the box?",
+        [source("S1", "Routing", CONVERTORS)],
+    )
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.is_list
+    assert all(f"`{name}`" in pick.best.passage.text for name in ("str", "int", "uuid", "path"))

@@ -155,9 +155,29 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "multi_part",
         ["How are sources scored", "What weight does recency get?"],
     ),
-    # Two asks whose pronoun has no certain subject: not split rather than guessed.
+    # Two asks whose pronoun has no certain subject: not split into parts (no guess for the
+    # pronoun); a later ask is searched with the names it carries, when it carries any.
     ("What did the team ship in June, and how does it handle retries?", "simple", []),
-    ("How do Chroma and FAISS store vectors, and how are they indexed?", "simple", []),
+    (
+        "How do Chroma and FAISS store vectors, and how are they indexed?",
+        "simple",
+        ["Chroma FAISS How are they indexed?"],
+    ),
+    (
+        "I want a session cookie that ends with the browser: which max_age do I give "
+        "SessionMiddleware, and what package must be installed for it?",
+        "multi_hop",
+        [
+            "I want a session cookie that ends with the browser max_age SessionMiddleware "
+            "What package must be installed for it?"
+        ],
+    ),
+    (
+        "If a background task raises after the response went out, does the client see my "
+        "500 page, and do the other tasks still run?",
+        "simple",
+        ["If a background task raises after the response went out Do the other tasks still run?"],
+    ),
     # HotpotQA comparisons.
     (
         "Which magazine was started first, Arthur's Magazine or First for Women?",

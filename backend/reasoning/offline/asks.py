@@ -1,0 +1,122 @@
+"""The separate asks of a question, for answering each one (not for searching).
+
+The planner splits a question into searches only when every piece stands alone; a piece with
+an uncertain "it" stays unsplit there (a search for a guess finds the wrong thing). The answer
+is a different matter: "which max_age do I give SessionMiddleware, and what package must be
+installed for it?" asks two things, and a reader expects both answered. Here each ask keeps
+what it needs from the rest of the question to be scored against passages:
+
+* the question's **setting**: a clause before a colon ("I want a session cookie that
+  disappears when the browser closes: …"), a sentence before the question ("Middleware on a
+  Mount isn't wrapped in exception handling. Which …"), or an opening "To …,"/"For …,"/"If …,"
+  clause ("To accept file uploads, which …");
+* for a later ask with a pronoun, the names the first ask gives ("… installed for it?" is
+  scored with "max_age SessionMiddleware" beside it). Nothing is substituted for the pronoun.
+
+Asks are split where the planner splits parts, and also at ", and does/is/can …" (a second
+yes/no ask: "does the client see my 500 page, and do the other tasks still run?").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from backend.reasoning.offline.text import capitalised_spans, word_set
+
+_NUMBERED: Final = re.compile(r"(?:^|\s)\(?(?:\d+|[a-h])[.)]\s+")
+_AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|many|much)"
+_CLAUSE_SPLIT: Final = re.compile(
+    r";\s*(?:and\s+)?|,?\s+and also\s+|,?\s+and then\s+"
+    r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)"
+    rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+(?:[a-z]+\s+)?{_AUX}\b"
+    r"|(?:how|why|what|when|where|which|who)\s+[a-z]+ed\b)"
+    r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
+    re.I,
+)
+_NUMBER_MARK: Final = re.compile(r"^\(?(?:\d+|[a-h])[.)]\s+")
+_LEADING_CONJUNCTION: Final = re.compile(r"^(?:and|also|and also|then|and then|but)\s+", re.I)
+_DATES: Final = word_set(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday"
+)
+_SECOND_YES_NO: Final = re.compile(
+    r",\s+and\s+(?=(?:is|are|does|do|can|could|should|will|would|was|were|did|has|have)\s+\w)",
+    re.I,
+)
+_OPENING_CLAUSE: Final = re.compile(
+    r"^(?P<c>(?:to|for|if|when|in|on|with|after|before|once|while|since|given)\b[^,?]{3,120}),\s+",
+    re.I,
+)
+_PRONOUN: Final = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.I)
+_IDENTIFIER: Final = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[A-Za-z]+[A-Z]\w*\b|@\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One thing the question asks: its own words, and the words it is scored with."""
+
+    text: str  # the ask without its setting ("What package must be installed for it?")
+    scored: str  # with the setting and, for a pronoun, the first ask's names
+
+
+def question_parts(query: str) -> list[str]:
+    """The parts of a multi-part question (leading "and"/"also" removed); [query] when it has
+    one part."""
+    questions = [q.strip() for q in re.findall(r"[^?]+\?", query)]
+    if len(questions) >= 2:
+        parts = questions
+    elif len(numbered := list(_NUMBERED.finditer(query))) >= 2:
+        cuts = [m.start() for m in numbered] + [len(query)]
+        parts = [query[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
+        parts = [_NUMBERED.sub("", p, count=1).strip(" ;,") for p in parts]
+    else:
+        parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(query)]
+    parts = [_LEADING_CONJUNCTION.sub("", _NUMBER_MARK.sub("", p)).strip() for p in parts]
+    parts = [p[:1].upper() + p[1:] for p in parts if p]
+    return parts if len(parts) >= 2 else [query]
+
+
+def asks(question: str) -> list[Ask]:
+    """The question's asks, in order; one ask (the question) when it asks one thing."""
+    question = " ".join(question.split())
+    parts = question_parts(question)
+    if len(parts) < 2:
+        pieces = [p.strip(" ,") for p in _SECOND_YES_NO.split(question)]
+        if len(pieces) < 2:
+            return [Ask(question, question)]
+        parts = [pieces[0]] + [p[:1].upper() + p[1:] for p in pieces[1:]]
+        parts = [p if p.endswith("?") else f"{p}?" for p in parts]
+    setting, first = _setting(parts[0])
+    names = _names(first)
+    out = [Ask(first, parts[0])]
+    for part in parts[1:]:
+        context = [setting] if setting else []
+        if _PRONOUN.search(part) and names:
+            context.append(" ".join(names))
+        scored = f"{' '.join(context)} {part}".strip() if context else part
+        out.append(Ask(part, scored))
+    return out
+
+
+def _setting(first: str) -> tuple[str, str]:
+    """The setting the first ask opens with, and the ask without it."""
+    if ":" in first:
+        head, _, rest = first.rpartition(":")
+        if rest.strip() and len(head.split()) >= 3:
+            return head.strip(), rest.strip()
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", first)
+    if len(sentences) >= 2:
+        return " ".join(sentences[:-1]).strip(), sentences[-1]
+    if match := _OPENING_CLAUSE.match(first):
+        return match.group("c"), first[match.end() :]
+    return "", first
+
+
+def _names(text: str) -> list[str]:
+    """The names and identifiers an ask gives ("max_age", "SessionMiddleware", "Mount")."""
+    found = [m.group(0).strip("`") for m in _IDENTIFIER.finditer(text)]
+    found += [s for s in capitalised_spans(text) if not text.startswith(s)]
+    found.sort(key=lambda n: text.find(n))
+    return list(dict.fromkeys(n for n in found if len(n) > 1 and n.lower() not in _DATES))

@@ -1,0 +1,60 @@
+"""The asks of a question, each with the words it carries for scoring."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.reasoning.offline.asks import asks
+
+
+def test_one_ask_is_the_question() -> None:
+    (only,) = asks("What status code does RedirectResponse send by default?")
+    assert only.text == only.scored == "What status code does RedirectResponse send by default?"
+
+
+def test_a_later_ask_with_a_pronoun_carries_the_setting_and_the_first_asks_names() -> None:
+    first, second = asks(
+        "I want a session cookie that ends with the browser: which max_age do I give "
+        "SessionMiddleware, and what package must be installed for it?"
+    )
+    assert first.text == "which max_age do I give SessionMiddleware"
+    assert second.text == "What package must be installed for it?"  # the pronoun stays
+    assert second.scored == (
+        "I want a session cookie that ends with the browser max_age SessionMiddleware "
+        "What package must be installed for it?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "setting"),
+    [
+        (
+            "To accept file uploads, which dependency do I need, and how large may a part be?",
+            "To accept file uploads",
+        ),
+        (
+            "Middleware on a Mount is not wrapped. Which middleware can I add, and what does "
+            "the app add by default?",
+            "Middleware on a Mount is not wrapped.",
+        ),
+    ],
+)
+def test_a_later_ask_carries_an_opening_clause_or_sentence(question: str, setting: str) -> None:
+    _, second = asks(question)
+    assert second.scored.startswith(setting)
+    assert second.scored.endswith(second.text)
+
+
+def test_a_second_yes_no_ask_is_split_at_and_does() -> None:
+    first, second = asks(
+        "If the first task raises, does the client see my 500 page, and do the other tasks "
+        "still run?"
+    )
+    assert first.text == "does the client see my 500 page?"
+    assert second.text == "Do the other tasks still run?"
+    assert second.scored == "If the first task raises Do the other tasks still run?"
+
+
+def test_a_month_is_not_a_name_to_carry() -> None:
+    _, second = asks("What did the team ship in June, and how does it handle retries?")
+    assert "June" not in second.scored
