@@ -160,6 +160,13 @@ class Settings(BaseSettings):
     mcp_config: Path | None = Field(
         default=None, description="Extra MCP servers in the usual {'mcpServers': {...}} JSON shape."
     )
+    mcp_token: SecretStr | None = Field(
+        default=None,
+        description="Bearer token of the built-in MCP servers over HTTP: a server started with "
+        "--transport http answers 401 to any MCP request without 'Authorization: Bearer "
+        "<token>', and the client sends it to MARSA_DOCS/WEB/GITHUB_SERVER_URL. Without it a "
+        "server only binds a loopback address (--host 0.0.0.0 refuses to start).",
+    )
     mcp_call_timeout: float = Field(
         default=60.0,
         gt=0,
@@ -208,6 +215,14 @@ class Settings(BaseSettings):
         default=4, ge=1, le=64, description="Runs that may research at the same time."
     )
 
+    @field_validator("mcp_token", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        # docker-compose passes an unset variable as "": no token, not an empty one.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
     @field_validator("docs_ingest_roots", mode="before")
     @classmethod
     def _path_list(cls, value: object) -> object:
@@ -235,6 +250,7 @@ class Settings(BaseSettings):
             self.embedder_api_key,
             self.llm_api_key,
             self.api_token,
+            self.mcp_token,
         ]
         return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
 

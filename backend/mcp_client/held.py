@@ -47,6 +47,12 @@ def leaf_error(error: BaseException) -> BaseException:
 def _start_failure(error: BaseException) -> str:
     if isinstance(error, McpError) and error.error.code == CONNECTION_CLOSED:
         return "the server closed the connection before the MCP handshake finished (see its stderr)"
+    if isinstance(error, httpx.HTTPStatusError) and error.response.status_code == 401:
+        return (
+            "401 Unauthorized: the server wants a bearer token, and none or another was sent "
+            "(the built-in servers': MARSA_MCP_TOKEN, the same as the server's; an extra "
+            "server's: 'headers' in MARSA_MCP_CONFIG)"
+        )
     return f"{type(error).__name__}: {error}"
 
 

@@ -118,11 +118,16 @@ def server_env(name: str, settings: Settings) -> dict[str, str]:
 
 
 def connection_for(name: str, settings: Settings) -> dict[str, Any]:
-    """A langchain-mcp-adapters connection for one built-in server."""
+    """A langchain-mcp-adapters connection for one built-in server: over HTTP with
+    ``MARSA_MCP_TOKEN`` as its bearer token when one is set, else a stdio subprocess."""
     spec = SERVERS[name]
     url = getattr(settings, spec.url_setting)
     if url:
-        return {"transport": "streamable_http", "url": url}
+        connection: dict[str, Any] = {"transport": "streamable_http", "url": url}
+        if settings.mcp_token is not None:
+            token = settings.mcp_token.get_secret_value()
+            connection["headers"] = {"Authorization": f"Bearer {token}"}
+        return connection
     return {
         "transport": "stdio",
         "command": sys.executable,

@@ -1,4 +1,9 @@
-"""Command line shared by the servers: stdio by default, streamable HTTP with /health."""
+"""Command line shared by the servers: stdio by default, streamable HTTP with /health.
+
+Over HTTP, ``MARSA_MCP_TOKEN`` is the bearer token every MCP request must carry. Without it a
+server binds only a loopback address: on any other (``--host 0.0.0.0``, a LAN address, a host
+name) it refuses to start, since anyone who reaches the port could call its tools.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ from typing import Any
 from fastmcp import FastMCP
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+
+from backend.config import get_settings
+from mcp_servers.common.auth import TOKEN_VARIABLE, SharedTokenVerifier, is_loopback
 
 HealthCheck = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -43,12 +51,23 @@ def run_server(
     parser.add_argument("--port", type=int, default=default_port)
     args = parser.parse_args(argv)
 
+    token = get_settings().mcp_token if args.transport == "http" else None
+    if args.transport == "http" and token is None and not is_loopback(args.host):
+        parser.exit(
+            2,
+            f"refusing to serve MCP over HTTP on {args.host} without {TOKEN_VARIABLE}: "
+            "anyone who can reach the port could call every tool. Set "
+            f"{TOKEN_VARIABLE} to a long random value (e.g. `openssl rand -hex 32`) here "
+            "and where the MARSA client runs, or bind --host 127.0.0.1.\n",
+        )
     server = factory()
     add_health_route(server, health(server) if health else None)
     if args.transport == "stdio":
         _exit_with_parent()
         server.run(transport="stdio", show_banner=False)
     else:
+        if token is not None:
+            server.auth = SharedTokenVerifier(token.get_secret_value())
         server.run(transport="http", host=args.host, port=args.port, show_banner=False)
 
 
