@@ -53,7 +53,8 @@ _HOW: Final = re.compile(
 )
 _LIST: Final = re.compile(
     r"^\W*(?:list|name|enumerate)\b"
-    r"|^\W*(?:which|what)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s+(?:are|were|can|do|does|did|will|"
+    r"|^\W*(?:which|what)\s+(?:[\w-]+\s+){0,3}?[\w-]+s(?<!ss)(?<!us)(?<!is)\s+"
+    r"(?:are|were|can|do|does|did|will|"
     r"should|must|have|has|is)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b",
     re.I,

@@ -134,6 +134,7 @@ def bridge_entities(
     }
     question_names = [w for e in plan.entities for w in words(e)]
     ranked = _rank_sources(plan, sources, vectors)
+    lowered = " ".join(s.text for s in sources)
     for score, source, sentence in ranked[:2]:
         if score < BRIDGE_SOURCE_SHARE * ranked[0][0]:
             break
@@ -146,6 +147,7 @@ def bridge_entities(
                 and not mentions(plan.query, name)
                 and not any(mentions(name, e) for e in plan.entities)
                 and usable_name(name)
+                and not _common_word(name, sentence, lowered)
             ):
                 names_in_plan.add(name.lower())
                 own = set(words(name))
@@ -189,6 +191,15 @@ def _near_terms(sentence: str, terms: list[str]) -> list[str]:
         return min(abs(at - h) for h in hits)
 
     return sorted(names, key=lambda n: (distance(n), names.index(n)))
+
+
+def _common_word(name: str, sentence: str, texts: str) -> bool:
+    """A one-word "name" that is only capitalised because it opens the sentence ("Make the
+    `file` argument required", "Permissions are implemented …"): the sources also write it in
+    lower case. "Paris is …" is still a name."""
+    if " " in name.strip() or not sentence.lstrip(" *_`#>-").startswith(name):
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None
 
 
 def _clean_title(title: str) -> str:

@@ -16,6 +16,8 @@ from backend.reasoning.offline.question import analyse, holds_cue, needs_value
         ("How do I enable HTTP/2 in httpx?", "how"),
         ("Which task statuses are terminal?", "list"),
         ("Which environment variables does HTTPX recognize?", "list"),
+        ("What HTTP status does an endpoint decorated with @requires return?", "name"),
+        ("What process does the worker run first?", "lookup"),
         ("What is the default timeout in HTTPX?", "number"),
         ("How many members does the band have?", "number"),
         ("When was the magazine founded?", "date"),
