@@ -143,8 +143,8 @@ _SUBJECT_SHAPES: Final = (
 _LIST: Final = re.compile(
     r"^(?:list|enumerate|name (?:all|the|every))\b"
     r"|^(?:which|what)\s+(?:(?:two|three|four|five|several|other|of the)\s+)?"
-    r"(?:[\w-]+\s+){0,3}?[\w-]+[^s's]s\s+(?:are|were|do|does|did|can|could|have|will|should|exist)\b"
-    r"|^what\s+(?:are|were)\s+(?:the\s+|all\s+the\s+)?(?:[\w-]+\s+){0,3}?[\w-]+[^s's]s\b",
+    r"(?:[\w-]+\s+){0,3}?[\w-]+[^s'ui]s\s+(?:are|were|do|does|did|can|could|have|will|should|exist)\b"
+    r"|^what\s+(?:are|were)\s+(?:the\s+|all\s+the\s+)?(?:[\w-]+\s+){0,3}?[\w-]+[^s'ui]s\b",
     re.I,
 )
 

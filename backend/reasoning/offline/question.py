@@ -108,7 +108,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     ),
     "name": re.compile(
         r"`[^`]+`|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+|\b[A-Z][A-Za-z]*[A-Z]\w*\b"
-        r"|\b[A-Z][a-z]+\b(?<!^)|\b\w+_\w+\b|\b\d{3}\b"
+        r"|(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]+\b|\b\w+_\w+\b|\b\d{3}\b"
     ),
     "place": re.compile(r"\b(?:in|at|from|near|based in)\s+(?:the\s+)?[A-Z]"),
     "why": re.compile(

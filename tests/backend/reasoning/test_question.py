@@ -45,3 +45,17 @@ def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
     assert not holds_cue(asked, "HTTP/2 is not enabled because HTTP/1.1 is mature.")
     assert holds_cue(asked, "Enabled like this:", is_code=True)
+
+
+@pytest.mark.parametrize(
+    ("passage", "holds"),
+    [
+        ("Permissions are implemented as an endpoint decorator.", False),  # opening word only
+        ("It runs fine. Permissions are checked later.", False),  # a sentence's first word
+        ("The server was written in Paris.", True),
+        ("By default 403 responses will be returned.", True),
+        ("Set it with `allow_credentials`.", True),
+    ],
+)
+def test_a_name_cue_is_not_a_capitalised_opening_word(passage: str, holds: bool) -> None:
+    assert holds_cue(analyse("Which company makes the server?"), passage) is holds
