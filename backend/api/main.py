@@ -6,6 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -16,11 +17,12 @@ from fastapi_offline import FastAPIOffline
 from rich.console import Console
 
 from backend.api.deps import require_token
+from backend.api.errors import json_errors, method_not_allowed, validation_error
 from backend.api.guards import BodyLimit, allowed_host_names, host_allowed
 from backend.api.routes import documents, health, research
 from backend.api.runner import RunManager
 from backend.config import Settings, get_settings
-from backend.mcp_client import MCPHub
+from backend.mcp_client import SERVERS, MCPHub, load_mcp_config
 from backend.persistence import RunStore, database_target, open_checkpointer
 from backend.research_cli import ensure_documents
 
@@ -61,26 +63,6 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.close()
 
 
-def _validation_error(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
-    parts, errors = [], []
-    for error in exc.errors():
-        loc = [str(p) for p in error.get("loc", ())]
-        where = ".".join(p for p in loc if p != "body")
-        message = str(error.get("msg"))
-        if error.get("type") == "string_pattern_mismatch" and "x00" in str(error.get("ctx")):
-            message = "must not contain NUL characters"
-        elif loc == ["path", "run_id"]:
-            message = "not a run id: run ids are 12 lowercase hex characters (GET /api/research)"
-        parts.append(f"{where}: {message}" if where else message)
-        # Not the input itself: it may be huge, or bytes that JSON cannot carry.
-        errors.append({"loc": loc, "msg": message, "type": str(error.get("type"))})
-    return JSONResponse(
-        status_code=422,
-        content={"detail": "; ".join(parts) or "invalid request", "errors": errors},
-    )
-
-
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     """Any exception no route turned into an HTTP error: logged with its traceback, answered
     as JSON like every other error (the server re-raises it after this answer is sent)."""
@@ -91,6 +73,25 @@ async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
             "detail": f"internal error ({type(exc).__name__}); the server's log has the details"
         },
     )
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The schema, with the source names this API knows as the only ones a run may ask for
+    (the configured built-ins and extras: what POST /api/research checks)."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = json_errors(FastAPI.openapi(app))
+    settings: Settings = app.state.settings
+    names = sorted(
+        {*SERVERS, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else {})}
+    )
+    for model in ("ResearchRequest", "ReviewedSubQuery"):
+        sources = schema["components"]["schemas"][model]["properties"]["sources"]
+        for branch in sources.get("anyOf", [sources]):
+            if branch.get("type") == "array":
+                branch["items"] = {**branch["items"], "enum": names}
+    app.openapi_schema = schema
+    return schema
 
 
 JSON_BODY_LIMIT = 256 * 1024
@@ -122,7 +123,9 @@ def create_app(settings: Settings | None = None, *, serve_host: str | None = Non
     app.include_router(health.router, dependencies=guard)
     app.include_router(research.router, dependencies=guard)
     app.include_router(documents.router, dependencies=guard)
-    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(405, method_not_allowed)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     app.add_exception_handler(Exception, _unexpected_error)
     upload_limit = app.state.settings.max_upload_bytes + UPLOAD_OVERHEAD
 

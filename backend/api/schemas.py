@@ -2,25 +2,48 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 
 from backend.graph.context import MAX_ITERATIONS_CAP
 from backend.persistence import RunRecord
+from mcp_servers.common import validation
 
 MAX_QUERY_CHARS = 2000
 RunStatus = Literal[
     "queued", "running", "awaiting_review", "done", "failed", "cancelled", "interrupted"
 ]
 ServerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
-NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL; no question needs one
+NO_NUL = validation.NO_NUL  # PostgreSQL text cannot hold NUL; no question needs one
+
+
+def _whole_number(value: Any) -> Any:
+    # JSON Schema's "integer" includes 15.0; strings and booleans stay refused.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# The constraints apply to a value as sent (as the schema says it), then it is trimmed.
 QueryText = Annotated[
     str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NO_NUL
-    ),
+    StringConstraints(min_length=1, max_length=MAX_QUERY_CHARS, pattern=validation.TEXT),
+    AfterValidator(str.strip),
+]
+TitleText = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=validation.MAX_TITLE_CHARS, pattern=validation.TEXT),
+    AfterValidator(str.strip),
 ]
 
 
@@ -32,10 +55,11 @@ class ResearchRequest(BaseModel):
     query: QueryText = Field(description="The research question.")
     sources: list[ServerName] | None = Field(
         default=None,
+        min_length=1,
         max_length=16,
         description="Servers to research (docs, web, github, extras); default: all available.",
     )
-    max_iterations: int = Field(
+    max_iterations: Annotated[int, BeforeValidator(_whole_number)] = Field(
         default=2, ge=1, le=MAX_ITERATIONS_CAP, strict=True, description="Research rounds allowed."
     )
     review_plan: bool = Field(
@@ -44,9 +68,7 @@ class ResearchRequest(BaseModel):
 
     @field_validator("sources")
     @classmethod
-    def _not_empty(cls, value: list[str] | None) -> list[str] | None:
-        if value is not None and not value:
-            raise ValueError("give at least one source, or leave sources out for all")
+    def _once_each(cls, value: list[str] | None) -> list[str] | None:
         return None if value is None else list(dict.fromkeys(value))
 
 
@@ -57,7 +79,7 @@ class ReviewedSubQuery(BaseModel):
 
     text: QueryText
     sources: list[ServerName] | None = Field(
-        default=None, max_length=16, description="Default: every available server."
+        default=None, min_length=1, max_length=16, description="Default: every available server."
     )
 
 
@@ -135,30 +157,34 @@ class RunPage(BaseModel):
 
 
 class DocumentText(BaseModel):
-    """POST /api/documents as JSON."""
+    """POST /api/documents as JSON. The rules are the document store's own
+    (mcp_servers/common/validation.py), so what passes here passes there."""
 
     model_config = ConfigDict(extra="forbid")
 
-    title: Annotated[
+    title: TitleText
+    content: Annotated[
         str,
-        StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_NUL),
+        StringConstraints(
+            min_length=1, max_length=validation.MAX_CONTENT_CHARS, pattern=validation.TEXT
+        ),
     ]
-    content: Annotated[str, StringConstraints(min_length=1, max_length=2_000_000, pattern=NO_NUL)]
-    source_url: Annotated[str, StringConstraints(max_length=2000, pattern=NO_NUL)] | None = None
-    published_date: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    source_url: (
+        Annotated[
+            str,
+            StringConstraints(max_length=validation.MAX_URL_CHARS, pattern=validation.URL),
+            Field(description="The document's http:// or https:// address."),
+        ]
+        | None
+    ) = None
+    published_date: date | None = Field(
+        default=None, strict=True, description="YYYY-MM-DD, a real day."
+    )
 
     @field_validator("source_url")
     @classmethod
     def _web_address(cls, value: str | None) -> str | None:
-        # Reports and exports link to it: a javascript: or data: URL would run there.
-        if value is None:
-            return None
-        parts = urlsplit(value.strip())
-        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-            raise ValueError(
-                "must be an http:// or https:// address, e.g. https://example.org/page"
-            )
-        return value.strip()
+        return None if value is None else validation.source_url(value)
 
 
 class ServerState(BaseModel):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from datetime import date
 from typing import Any
-from urllib.parse import urlsplit
 
 MAX_TITLE_CHARS = 500
 MAX_CONTENT_CHARS = 5_000_000
@@ -36,6 +36,12 @@ NO_NUL = r"^[^\u0000]*$"
 TEXT = rf"^[^\u0000]*[^\u0000{_WS_CLASS}][^\u0000]*$"
 """Not blank, and no NUL character."""
 DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+URL = (
+    rf"^[{_WS_CLASS}]*[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9._~%!$&'()*+,;=:-]+"
+    rf"(?:[/?#][^\u0000]*)?[{_WS_CLASS}]*$"
+)
+"""An http or https address with a host (letters, digits and the punctuation a host and port
+may have; no user@ part), spaces around it allowed (they are trimmed)."""
 
 
 class InvalidInput(ValueError):
@@ -56,13 +62,12 @@ def text(name: str, value: str, max_chars: int) -> str:
 
 def source_url(value: str) -> str:
     """A document's web address: reports and exports link to it, so a ``javascript:`` or
-    ``data:`` URL would run there. http or https with a host, no NUL; returned trimmed."""
+    ``data:`` URL would run there. ``URL``, no NUL; returned trimmed."""
     if len(value) > MAX_URL_CHARS:
         raise InvalidInput(f"source_url is longer than {MAX_URL_CHARS:,} characters")
     if "\x00" in value:
         raise InvalidInput("source_url must not contain NUL characters")
-    parts = urlsplit(value.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if not re.match(URL, value):
         raise InvalidInput(
             "source_url must be an http:// or https:// address, e.g. https://example.org/page"
         )
@@ -71,7 +76,7 @@ def source_url(value: str) -> str:
 
 def published_date(value: Any) -> str:
     """A publication date as YYYY-MM-DD, a real day of the calendar."""
-    if not isinstance(value, str) or len(value) != 10:
+    if not isinstance(value, str) or not re.match(DATE, value):
         raise InvalidInput(f"published_date {value!r} is not a date; use YYYY-MM-DD")
     try:
         return date.fromisoformat(value).isoformat()

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import PurePath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi import APIRouter, HTTPException, Path, Query, Request, status
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 from backend.api.deps import HubDep, SettingsDep
-from backend.api.schemas import DocumentText
-from backend.mcp_client import MCPHub, ServerUnavailable, ToolCallError
+from backend.api.errors import WRITE, pattern_message, responses
+from backend.api.schemas import NO_NUL, DocumentText
+from backend.mcp_client import (
+    MCPHub,
+    ServerConnectionLost,
+    ServerUnavailable,
+    ToolCallError,
+    ToolTimeout,
+)
+from mcp_servers.common import validation
 from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
 
 router = APIRouter(prefix="/api/documents", tags=["documents"])
@@ -26,8 +33,28 @@ _UPLOAD_SCHEMA = {
                 "schema": {
                     "type": "object",
                     "required": ["file"],
-                    "properties": {"file": {"type": "string", "format": "binary"}},
-                }
+                    "properties": {
+                        "file": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "The file; its name's extension picks the format "
+                            "(GET /api/documents/formats). Another extension gets 415, bytes "
+                            "that are not a readable file of that format 422.",
+                        }
+                    },
+                },
+                "encoding": {
+                    "file": {
+                        "headers": {
+                            "Content-Disposition": {
+                                "schema": {
+                                    "type": "string",
+                                    "example": 'form-data; name="file"; filename="notes.md"',
+                                }
+                            }
+                        }
+                    }
+                },
             },
             "application/json": {"schema": DocumentText.model_json_schema()},
         },
@@ -39,19 +66,37 @@ INGEST_TIMEOUT = 900.0
 """Seconds an ingestion may take: a 10 MiB file is about a thousand chunks to embed."""
 
 
+RETRY_SOON = 5
+"""Retry-After (seconds) when the store's connection broke and it was started again."""
+RETRY_LATER = 30
+"""Retry-After (seconds) when the store is down or did not answer in time."""
+
+
+def _unavailable(message: str, retry_after: int) -> HTTPException:
+    """503: the store failed, not the request; the client should send it again later."""
+    return HTTPException(
+        status.HTTP_503_SERVICE_UNAVAILABLE,
+        f"the document store did not answer: {message}; try again in {retry_after} s",
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
 async def _call(
     hub: MCPHub, tool: str, arguments: dict[str, Any], timeout: float | None = None
 ) -> dict[str, Any]:
     """A document-store call; its errors become HTTP errors a person can act on."""
     if "docs" not in hub.available():
         reason = hub.status["docs"].reason if "docs" in hub.status else "not configured"
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"the document store is unavailable: {reason}"
-        )
+        raise _unavailable(f"the document store is unavailable: {reason}", RETRY_LATER)
     try:
         result = await hub.call("docs", tool, arguments, timeout=timeout)
     except ServerUnavailable as exc:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+        raise _unavailable(str(exc), RETRY_LATER) from None
+    except ServerConnectionLost as exc:
+        # The hub has started the server again: a retry will likely work at once.
+        raise _unavailable(exc.message, RETRY_SOON) from None
+    except ToolTimeout as exc:
+        raise _unavailable(exc.message, RETRY_LATER) from None
     except ToolCallError as exc:
         missing = exc.message.startswith("no document with doc_id")
         code = status.HTTP_404_NOT_FOUND if missing else status.HTTP_422_UNPROCESSABLE_CONTENT
@@ -71,7 +116,12 @@ async def _read_upload(upload: UploadFile, limit: int) -> bytes:
     return data
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, openapi_extra=_UPLOAD_SCHEMA)
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    openapi_extra=_UPLOAD_SCHEMA,
+    responses=responses(*WRITE, 415, 422, 503),
+)
 async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> dict[str, Any]:
     """Ingest a file (multipart field ``file``; GET /api/documents/formats lists the
     extensions: Markdown and MDX, reStructuredText, text, HTML, PDF, Word .docx, JSON lines)
@@ -88,11 +138,10 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
                     status.HTTP_422_UNPROCESSABLE_CONTENT, "send the file in a form field 'file'"
                 )
             name = PurePath(upload.filename.replace("\\", "/")).name
-            if not 1 <= len(name) <= 200 or "\x00" in name:
-                raise HTTPException(
-                    status.HTTP_422_UNPROCESSABLE_CONTENT,
-                    "the file name must be 1–200 characters (rename the file and try again)",
-                )
+            try:
+                validation.filename(name)
+            except validation.InvalidInput as exc:
+                raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
             if PurePath(name).suffix.lower() not in SUPPORTED_SUFFIXES:
                 raise HTTPException(
                     status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
@@ -108,14 +157,14 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
         documents = result.get("documents", [])
     elif kind == "application/json":
         try:
-            body = DocumentText.model_validate(json.loads(await request.body()))
-        except (ValueError, ValidationError) as exc:
+            body = DocumentText.model_validate_json(await request.body())
+        except ValidationError as exc:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, _why(exc)) from None
         arguments: dict[str, Any] = {"title": body.title, "content": body.content}
         if body.source_url:
             arguments["source_url"] = body.source_url
         if body.published_date:
-            arguments["metadata"] = {"published_date": body.published_date}
+            arguments["metadata"] = {"published_date": body.published_date.isoformat()}
         documents = [await _call(hub, "ingest_document", arguments, timeout=INGEST_TIMEOUT)]
     else:
         raise HTTPException(
@@ -135,20 +184,27 @@ async def add_document(request: Request, hub: HubDep, settings: SettingsDep) -> 
     }
 
 
-def _why(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-    return f"the body is not valid JSON: {exc}"
+def _why(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(map(str, error["loc"]))
+        message = error["msg"]
+        if error["type"] == "string_pattern_mismatch":
+            message = pattern_message(str(error.get("ctx", {}).get("pattern", "")))
+        elif error["type"] == "json_invalid":
+            message = f"the body is not valid JSON ({message})"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
 
 
-@router.get("/formats")
+@router.get("/formats", responses=responses())
 async def document_formats() -> dict[str, list[str]]:
     """The file extensions an upload may have: the document store's own list, so the web
     page's file picker offers what the store reads."""
     return {"suffixes": sorted(SUPPORTED_SUFFIXES)}
 
 
-@router.get("")
+@router.get("", responses=responses(422, 503))
 async def list_documents(
     hub: HubDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -158,7 +214,13 @@ async def list_documents(
     return await _call(hub, "list_documents", {"limit": limit, "offset": offset})
 
 
-@router.delete("/{doc_id}")
-async def delete_document(doc_id: str, hub: HubDep) -> dict[str, Any]:
+DocId = Annotated[
+    str,
+    Path(min_length=1, max_length=200, pattern=NO_NUL, description="From GET /api/documents."),
+]
+
+
+@router.delete("/{doc_id}", responses=responses(*WRITE, 404, 422, 503))
+async def delete_document(doc_id: DocId, hub: HubDep) -> dict[str, Any]:
     """Remove a document and its chunks."""
     return await _call(hub, "delete_document", {"doc_id": doc_id})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from backend.api.deps import HubDep, ManagerDep, SettingsDep
+from backend.api.errors import responses
 from backend.api.schemas import Health, ServerState
 from backend.llm import LLMPackageMissing, llm_problem
 from backend.mcp_client import ServerUnavailable, ToolCallError
@@ -12,7 +13,7 @@ from backend.mcp_client import ServerUnavailable, ToolCallError
 router = APIRouter(prefix="/api", tags=["health"])
 
 
-@router.get("/health")
+@router.get("/health", responses=responses())
 async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Health:
     """Whether each MCP server is up (and why not), how many documents the store holds,
     which reasoning engine runs (degraded, with the fix, when MARSA_LLM cannot be used), and

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Body, HTTPException, Path, Query, Request, Respon
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from backend.api.deps import ManagerDep, SettingsDep
+from backend.api.errors import WRITE, responses
 from backend.api.export import report_markdown, report_pdf
 from backend.api.render import report_html
 from backend.api.runner import PlanError, RunManager, RunStateError, UnknownRun
@@ -61,34 +62,73 @@ def detail_of(record: RunRecord) -> RunDetail:
     )
 
 
+def _missing(run_id: str) -> HTTPException:
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, f"no research run {run_id!r}; GET /api/research lists them"
+    )
+
+
 async def _run(manager: RunManager, run_id: str) -> RunRecord:
     try:
         return await manager.get(run_id)
     except UnknownRun:
-        raise HTTPException(
-            status.HTTP_404_NOT_FOUND, f"no research run {run_id!r}; GET /api/research lists them"
-        ) from None
+        raise _missing(run_id) from None
 
 
-def _conflict(exc: RunStateError) -> HTTPException:
+def _conflict(exc: RunStateError | PlanError) -> HTTPException:
     return HTTPException(status.HTTP_409_CONFLICT, str(exc))
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
+SSE_EVENT = {
+    "type": "object",
+    "description": "One event of the stream; ``data`` is JSON: a TraceEvent for ``trace``, "
+    "{status} for ``status`` and ``end``.",
+    "properties": {
+        "event": {"type": "string", "enum": ["trace", "status", "end"]},
+        "id": {"type": "string", "pattern": "^[0-9]+$"},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "retry": {"type": "integer"},
+    },
+}
+
+
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
+
+class PDFResponse(Response):
+    media_type = "application/pdf"
+
+
+class JSONDownload(Response):
+    media_type = "application/json"
+
+
+class EventStream(StreamingResponse):
+    media_type = "text/event-stream"
+
+
+def _unknown_sources(manager: RunManager, sources: list[str]) -> None:
+    known = set(manager.hub_status())
+    unknown = sorted(set(sources) - known)
+    if unknown:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            f"unknown source(s) {', '.join(unknown)}; configured: {', '.join(sorted(known))}",
+        )
+
+
+@router.post("", status_code=status.HTTP_202_ACCEPTED, responses=responses(*WRITE, 409, 422))
 async def start_research(body: ResearchRequest, manager: ManagerDep) -> RunDetail:
-    """Start a run; it goes on in the background. Follow it at /api/research/{id}/events."""
+    """Start a run; it goes on in the background. Follow it at /api/research/{id}/events.
+    A source that is not configured is refused (422); sources none of which is available
+    now (no key, server down) get 409."""
     if body.sources is not None:
-        known = set(manager.hub_status())
-        unknown = sorted(set(body.sources) - known)
-        if unknown:
-            raise HTTPException(
-                status.HTTP_422_UNPROCESSABLE_CONTENT,
-                f"unknown source(s) {', '.join(unknown)}; configured: {', '.join(sorted(known))}",
-            )
+        _unknown_sources(manager, body.sources)
         usable = set(manager.usable_sources())
         if not usable & set(body.sources):
             raise HTTPException(
-                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                status.HTTP_409_CONFLICT,
                 f"none of {', '.join(body.sources)} is available now; "
                 f"available: {', '.join(sorted(usable)) or 'none'} (GET /api/health says why)",
             )
@@ -101,7 +141,7 @@ async def start_research(body: ResearchRequest, manager: ManagerDep) -> RunDetai
     return detail_of(record)
 
 
-@router.get("")
+@router.get("", responses=responses(422))
 async def list_research(
     manager: ManagerDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
@@ -118,13 +158,22 @@ async def list_research(
     return RunPage(total=total, items=items)
 
 
-@router.get("/{run_id}")
+@router.get("/{run_id}", responses=responses(404, 422))
 async def get_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Status, plan, report (Markdown and sanitized HTML), claims, sources, citations, timings."""
     return detail_of(await _run(manager, run_id))
 
 
-@router.get("/{run_id}/events")
+@router.get(
+    "/{run_id}/events",
+    response_class=EventStream,
+    responses={
+        200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        **responses(404, 422),
+    },
+    # Applied last by FastAPI, over its own {"type": "string"}: one object per event.
+    openapi_extra={"responses": {"200": {"content": {"text/event-stream": {"schema": SSE_EVENT}}}}},
+)
 async def research_events(
     run_id: RunId,
     request: Request,
@@ -159,14 +208,17 @@ async def research_events(
             else:
                 yield f"event: {item.kind}\ndata: {json.dumps({'status': item.status})}\n\n"
 
-    return StreamingResponse(
+    return EventStream(
         stream(),
-        media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
-@router.post("/{run_id}/plan", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/{run_id}/plan",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=responses(*WRITE, 404, 409, 422),
+)
 async def review_plan(
     run_id: RunId, manager: ManagerDep, body: Annotated[PlanReview | None, Body()] = None
 ) -> RunDetail:
@@ -176,39 +228,57 @@ async def review_plan(
     edited = None
     if body is not None and body.sub_queries is not None:
         edited = [sq.model_dump() for sq in body.sub_queries]
+        for sub_query in body.sub_queries:
+            _unknown_sources(manager, sub_query.sources or [])
     try:
         return detail_of(await manager.review(run_id, edited))
-    except RunStateError as exc:
+    except UnknownRun:  # deleted while this command waited for the previous one
+        raise _missing(run_id) from None
+    except (RunStateError, PlanError) as exc:
+        # Known sources that are not available now: the server's state, not the request.
         raise _conflict(exc) from None
-    except PlanError as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
 
 
-@router.post("/{run_id}/resume", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/{run_id}/resume",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=responses(*WRITE, 404, 409, 422),
+)
 async def resume_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Go on with an interrupted or failed run from its last checkpoint."""
     await _run(manager, run_id)
     try:
         return detail_of(await manager.resume(run_id))
+    except UnknownRun:
+        raise _missing(run_id) from None
     except RunStateError as exc:
         raise _conflict(exc) from None
 
 
-@router.post("/{run_id}/cancel")
+@router.post("/{run_id}/cancel", responses=responses(*WRITE, 404, 409, 422))
 async def cancel_research(run_id: RunId, manager: ManagerDep) -> RunDetail:
     """Stop a queued, running or waiting run."""
     await _run(manager, run_id)
     try:
         return detail_of(await manager.cancel(run_id))
+    except UnknownRun:
+        raise _missing(run_id) from None
     except RunStateError as exc:
         raise _conflict(exc) from None
 
 
-@router.delete("/{run_id}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{run_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=responses(*WRITE, 404, 422),
+)
 async def delete_research(run_id: RunId, manager: ManagerDep) -> Response:
     """Forget a run: record, events, checkpoints."""
     await _run(manager, run_id)
-    await manager.delete(run_id)
+    try:
+        await manager.delete(run_id)
+    except UnknownRun:
+        raise _missing(run_id) from None
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -226,36 +296,51 @@ def _download(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-@router.get("/{run_id}/report.md", response_class=PlainTextResponse)
-async def export_markdown(run_id: RunId, manager: ManagerDep) -> PlainTextResponse:
+@router.get(
+    "/{run_id}/report.md",
+    response_class=MarkdownResponse,
+    responses={
+        200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+        **responses(404, 409, 422),
+    },
+)
+async def export_markdown(run_id: RunId, manager: ManagerDep) -> MarkdownResponse:
     """The report as Markdown."""
     record = await _finished(manager, run_id)
     body = report_markdown(detail_of(record).model_dump())
-    return PlainTextResponse(
-        body, media_type="text/markdown; charset=utf-8", headers=_download(f"marsa-{run_id}.md")
-    )
+    return MarkdownResponse(body, headers=_download(f"marsa-{run_id}.md"))
 
 
-@router.get("/{run_id}/report.json")
+@router.get(
+    "/{run_id}/report.json",
+    response_class=JSONDownload,
+    responses={
+        200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+        **responses(404, 409, 422),
+    },
+)
 async def export_json(run_id: RunId, manager: ManagerDep) -> Response:
     """The whole run as JSON, with its trace."""
     record = await _finished(manager, run_id)
     body = detail_of(record).model_dump()
     body.pop("report_html", None)
     body["trace"] = [e.model_dump(mode="json") for e in await manager.all_events(run_id)]
-    return Response(
-        json.dumps(body, indent=2, default=str),
-        media_type="application/json",
-        headers=_download(f"marsa-{run_id}.json"),
+    return JSONDownload(
+        json.dumps(body, indent=2, default=str), headers=_download(f"marsa-{run_id}.json")
     )
 
 
-@router.get("/{run_id}/report.pdf")
-async def export_pdf(run_id: RunId, manager: ManagerDep) -> Response:
+@router.get(
+    "/{run_id}/report.pdf",
+    response_class=PDFResponse,
+    responses={
+        200: {"content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+        **responses(404, 409, 422),
+    },
+)
+async def export_pdf(run_id: RunId, manager: ManagerDep) -> PDFResponse:
     """The report as a PDF."""
     record = await _finished(manager, run_id)
-    return Response(
-        report_pdf(detail_of(record).model_dump()),
-        media_type="application/pdf",
-        headers=_download(f"marsa-{run_id}.pdf"),
+    return PDFResponse(
+        report_pdf(detail_of(record).model_dump()), headers=_download(f"marsa-{run_id}.pdf")
     )

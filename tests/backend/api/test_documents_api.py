@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
-from tests.backend.api.conftest import ApiServer
+import pytest
+
+from tests.backend.api.conftest import ApiServer, api_server
+from tests.mcp_servers.test_document_store_rules import BAD_DOCUMENTS
 
 
 def test_a_file_upload_is_ingested_and_listed(shared_server: ApiServer) -> None:
@@ -155,3 +162,57 @@ def test_a_source_url_that_is_not_a_web_address_is_refused(shared_server: ApiSer
         assert "source_url: " in response.json()["detail"]
         assert "http:// or https://" in response.json()["detail"]
     assert client.get("/api/documents").json()["total"] == before
+
+
+@pytest.mark.parametrize(("document", "reason"), BAD_DOCUMENTS)
+def test_the_api_refuses_what_the_store_refuses(
+    shared_server: ApiServer, document: dict[str, Any], reason: str
+) -> None:
+    client = shared_server.client
+    before = client.get("/api/documents").json()["total"]
+    response = client.post("/api/documents", json=document)
+    assert response.status_code == 422, response.text
+    assert reason in response.json()["detail"]
+    assert client.get("/api/documents").json()["total"] == before
+
+
+def docs_server_pid(server: ApiServer) -> int:
+    """The document-store subprocess of a running `marsa serve`."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if ppid == server.proc.pid and b"mcp_servers.document_store" in cmdline:
+            return int(entry.name)
+    raise AssertionError("no document-store subprocess")
+
+
+def test_a_store_killed_before_a_write_is_a_503_to_retry_not_a_bad_request(
+    tmp_path: Path,
+) -> None:
+    with api_server(tmp_path / "home") as server:
+        os.kill(docs_server_pid(server), signal.SIGKILL)
+        doc = {"title": "Retry me", "content": "Sent while the store was down."}
+        response = server.client.post("/api/documents", json=doc)
+        assert response.status_code == 503, response.text
+        assert response.headers["retry-after"] == "5"
+        assert "try again" in response.json()["detail"]
+        retried = server.client.post("/api/documents", json=doc)
+        assert retried.status_code == 201, retried.text
+
+
+def test_a_hung_store_is_a_503_that_says_how_long_it_was_waited_for(tmp_path: Path) -> None:
+    with api_server(tmp_path / "home", mcp_call_timeout="1") as server:
+        pid = docs_server_pid(server)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            response = server.client.get("/api/documents")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert response.status_code == 503, response.text
+        assert response.headers["retry-after"] == "30"
+        assert "no answer in 2 tries of 1 s each" in response.json()["detail"]
