@@ -91,7 +91,7 @@ _HOW_TO: Final = re.compile(
 )
 _COMPARISON: Final = re.compile(
     r"\b(?:difference|differences|differ|differs|compare[sd]?|comparison|versus|vs\.?|"
-    r"better than|worse than|instead of|rather than|prefer)\b",
+    r"better than|worse than|prefer)\b",
     re.I,
 )
 _DEFAULT: Final = re.compile(r"\bdefaults?\b|\bby default\b|\bout of the box\b", re.I)
@@ -121,8 +121,9 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"|\bto \w+[^.]{0,60}?,\s*(?:use|set|pass|call|add|install)\b"
         r"|\b(?:use|set|pass|call|install|configure|enable|add|create|instantiate|specify|"
         r"provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
-        r"|\b(?:first|then|next|finally)\b,?\s+\w+",
-        re.I,
+        r"|\b(?:first|then|next|finally)\b,?\s+\w+"
+        r"|^\W*`[\w.]+`\s*[-–:]\s",  # a documented option ("`allow_credentials` - …"): set it
+        re.I | re.M,
     ),
     "mechanism": re.compile(
         r"\b(?:by|using|uses?|via|when|if|each|every|then|first|after|before|computes?|"

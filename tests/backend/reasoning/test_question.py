@@ -18,6 +18,7 @@ from backend.reasoning.offline.question import analyse, holds_cue, needs_value
         ("Which environment variables does HTTPX recognize?", "list"),
         ("What HTTP status does an endpoint decorated with @requires return?", "name"),
         ("What process does the worker run first?", "lookup"),
+        ("How can a test see the error page instead of the client re-raising?", "how"),
         ("What is the default timeout in HTTPX?", "number"),
         ("How many members does the band have?", "number"),
         ("When was the magazine founded?", "date"),
@@ -59,3 +60,9 @@ def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
 )
 def test_a_name_cue_is_not_a_capitalised_opening_word(passage: str, holds: bool) -> None:
     assert holds_cue(analyse("Which company makes the server?"), passage) is holds
+
+
+def test_a_documented_option_is_an_answer_to_how_do_i() -> None:
+    asked = analyse("How do I let cross-origin requests send cookies?")
+    assert holds_cue(asked, "`allow_credentials` - Indicate that cookies should be supported.")
+    assert not holds_cue(asked, "Cookies are supported for cross-origin requests.")
