@@ -75,17 +75,22 @@ def _after_words(text: str, count: int) -> str:
     return text[matches[count - 1].end() :] if count <= len(matches) else ""
 
 
-def add_chunk(source: dict[str, Any], chunk_id: str, text: str) -> bool:
-    """Add a retrieved chunk to a document's source (in chunk order); False if it was there."""
+def add_chunk(source: dict[str, Any], chunk_id: str, text: str, section: str = "") -> bool:
+    """Add a retrieved chunk (and the heading of its section) to a document's source, in
+    chunk order; False if it was there."""
     ids: list[str] = list(source.get("chunk_ids") or [])
     chunks: list[str] = list(source.get("chunks") or [])
+    sections: list[str] = list(source.get("chunk_sections") or [])
     if chunk_id in ids:
         return False
+    sections += [""] * (len(ids) - len(sections))
     ids.append(chunk_id)
     chunks.append(text)
+    sections.append(section)
     order = sorted(range(len(ids)), key=lambda i: (chunk_number(ids[i]) or 0, ids[i]))
     source["chunk_ids"] = [ids[i] for i in order]
     source["chunks"] = [chunks[i] for i in order]
+    source["chunk_sections"] = [sections[i] for i in order]
     source["text"] = join_chunks(source["chunk_ids"], source["chunks"])
     return True
 

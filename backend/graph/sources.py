@@ -92,6 +92,7 @@ def _docs(hit: dict[str, Any]) -> dict[str, Any]:
         "chunk_ids": [chunk_id] if chunk_id else [],
         "chunks": [hit["text"]] if chunk_id else [],
         "sections": [hit["section"]] if hit.get("section") else [],
+        "chunk_sections": [str(hit.get("section") or "")] if chunk_id else [],
         "text": hit["text"],
         "published_date": hit.get("published_date"),
         "word_count": int(hit.get("doc_word_count") or hit.get("word_count") or 0),

@@ -66,6 +66,10 @@ class Source(BaseModel):
     sections: list[str] = Field(
         default_factory=list, description="Headings of the sections the chunks come from"
     )
+    chunk_sections: list[str] = Field(
+        default_factory=list,
+        description="Each chunk's section heading (parallel to chunk_ids; '' before any)",
+    )
     relative_path: str | None = Field(
         default=None, description="Path relative to the folder the document was ingested from"
     )

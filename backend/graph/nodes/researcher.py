@@ -67,7 +67,8 @@ def _take_chunk(target: dict[str, Any], fields: dict[str, Any]) -> bool:
     chunk_id = fields.get("chunk_id")
     if not chunk_id or not target.get("chunk_ids"):
         return False
-    added = add_chunk(target, chunk_id, fields["text"])
+    section = (fields.get("chunk_sections") or [""])[0]
+    added = add_chunk(target, chunk_id, fields["text"], section)
     for section in fields.get("sections", []):
         if added and section not in target.get("sections", []):
             target["sections"] = [*target.get("sections", []), section]

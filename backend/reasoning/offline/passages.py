@@ -61,6 +61,7 @@ class Passage:
     is_list: bool = False
     is_code: bool = False  # a lead-in with the code block that follows it
     is_changelog: bool = False  # a release-note entry ("Add `x` #123"), not an explanation
+    section: str = ""  # the heading of the section it sits in (what "this class" refers to)
 
 
 @dataclass(slots=True)
@@ -177,7 +178,17 @@ def passages(source: Source) -> list[Passage]:
             members = window[:size]
             quote = source.text[members[0].start : members[-1].end]
             out.append(Passage(source, [m.text for m in members], quote, plain(quote), first=i))
+    for passage in out:
+        passage.section = section_of(source, passage.sentences[0])
     return out
+
+
+def section_of(source: Source, sentence: str) -> str:
+    """The heading of the section a sentence of the source sits in ('' when unknown)."""
+    for chunk, heading in zip(source.chunks, source.chunk_sections, strict=False):
+        if sentence in chunk:
+            return heading
+    return ""
 
 
 def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:

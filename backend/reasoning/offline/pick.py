@@ -197,8 +197,11 @@ def _score(
     # its lead-in line says (its items are the details).
     rest = each[0] if passage.is_list else sum(each) / len(each)
     similarity = 0.5 * max(each) + 0.5 * rest
+    # The passage's own section heading says what it is about ("There are no configuration
+    # options for this middleware class." under "HTTPSRedirectMiddleware"); the document's
+    # title and its other headings count half.
     context = " ".join([passage.source.title, *passage.source.sections])
-    cov = coverage(terms, passage.quote, context, idf)
+    cov = coverage(terms, f"{passage.section}\n{passage.quote}", context, idf)
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
@@ -253,9 +256,8 @@ def _denial(
         passage = choice.passage
         if len(passage.sentences) != 1 or choice.coverage < DENIAL_COVERAGE:
             continue
-        about_it = rarest.lower() in passage.quote.lower() or stem(rarest.lower()) in _stems(
-            passage.quote
-        )
+        about = f"{passage.section}\n{passage.quote}"
+        about_it = rarest.lower() in about.lower() or stem(rarest.lower()) in _stems(about)
         if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and _DENIAL.search(passage.quote):
             return choice
     return None

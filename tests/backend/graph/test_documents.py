@@ -30,6 +30,12 @@ def test_a_chunk_found_later_takes_its_place_in_document_order() -> None:
     assert not add_chunk(source, "d:0000", "Zero.")  # the same chunk twice adds nothing
 
 
+def test_each_chunk_keeps_its_section_heading_in_document_order() -> None:
+    source = {"chunk_ids": ["d:0002"], "chunks": ["Two."], "chunk_sections": ["B"]}
+    assert add_chunk(source, "d:0000", "Zero.", "A")
+    assert source["chunk_sections"] == ["A", "B"]
+
+
 def test_status_comes_from_metadata_then_a_status_line_at_the_top() -> None:
     assert document_status({"status": "Proposal"}, "") == "proposal"
     assert document_status({"deprecated": True}, "") == "deprecated"

@@ -89,3 +89,28 @@ async def test_a_list_question_is_answered_by_the_list_whatever_its_length(
     assert pick.found and pick.best is not None
     assert pick.best.passage.is_list
     assert all(f"`{name}`" in pick.best.passage.text for name in ("str", "int", "uuid", "path"))
+
+
+async def test_a_sentence_is_about_its_section_heading(engine: OfflineEngine) -> None:
+    """ "this middleware class" under a heading naming it: a denied premise."""
+    text = (
+        "Enforces that all incoming requests must be https.\n\n"
+        "There are no configuration options for this middleware class."
+    )
+    doc = source("S1", "middleware", text).model_copy(
+        update={
+            "chunks": [text],
+            "chunk_sections": ["HTTPSRedirectMiddleware"],
+            "chunk_ids": ["d:0"],
+        }
+    )
+    other = source(
+        "S2", "responses", "Returns an HTTP redirect. Uses a 307 status code by default."
+    )
+    pick = await _pick(
+        engine,
+        "Which option of HTTPSRedirectMiddleware sets the redirect status code?",
+        [doc, other],
+    )
+    assert pick.denial is not None
+    assert "no configuration options" in pick.denial.passage.text
