@@ -116,18 +116,26 @@ def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> 
     if not terms:
         return 0.0
     held, in_title = _stems(text), _stems(title)
-    held_prefix = {s[:5] for s in held if len(s) >= 5}
-    title_prefix = {s[:5] for s in in_title if len(s) >= 5}
     got = total = 0.0
     for term in dict.fromkeys(terms):
         s = stem(term.lower())
         weight = idf.get(s, idf[""])
         total += weight
-        if s in held or (len(s) >= 5 and s[:5] in held_prefix):
+        if _holds(held, s):
             got += weight
-        elif s in in_title or (len(s) >= 5 and s[:5] in title_prefix):
+        elif _holds(in_title, s):
             got += 0.5 * weight
     return got / total if total else 0.0
+
+
+def _holds(stems: frozenset[str], term: str) -> bool:
+    """The term, or a word of the same family ("configure", "configuration"): the first five
+    letters shared and lengths within four. "websocket" is not "websocketexception"."""
+    if term in stems:
+        return True
+    if len(term) < 5:
+        return False
+    return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 for s in stems)
 
 
 def _stems(text: str) -> frozenset[str]:

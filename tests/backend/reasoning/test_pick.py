@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.pick import choose, unknown_names
+from backend.reasoning.offline.pick import choose, coverage, unknown_names
 from backend.reasoning.offline.question import analyse
 from tests.backend.reasoning.corpus import source
 
@@ -114,3 +114,10 @@ async def test_a_sentence_is_about_its_section_heading(engine: OfflineEngine) ->
     )
     assert pick.denial is not None
     assert "no configuration options" in pick.denial.passage.text
+
+
+def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
+    idf = {"": 1.0}
+    assert coverage(["configuration"], "How to configure it.", "", idf) == 1.0
+    assert coverage(["websocketexception"], "Close the websocket.", "", idf) == 0.0
+    assert coverage(["websocketexception"], "", "WebSocketException", idf) == 0.5  # title: half
