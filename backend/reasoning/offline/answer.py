@@ -471,6 +471,9 @@ def yes_no_answer(plan: Plan, claims: list[Claim]) -> Answer | None:
     if not prop:
         return None
     asked_negative = has_negation(plan.query)
+    # A short property must hold whole ("ESA astronauts": an astronaut of another agency is
+    # not one); a long one by half its words.
+    needed = 1.0 if len(prop) <= 3 else 0.5
     holding: list[Claim] = []
     missing: list[str] = []
     for subject in subjects:
@@ -478,7 +481,7 @@ def yes_no_answer(plan: Plan, claims: list[Claim]) -> Answer | None:
         fits = [
             c
             for c in pool
-            if overlap(prop, c.text) >= 0.5 and has_negation(c.text) == asked_negative
+            if overlap(prop, c.text) >= needed and has_negation(c.text) == asked_negative
         ]
         if fits:
             holding.append(max(fits, key=lambda c: (overlap(prop, c.text), c.relevance)))

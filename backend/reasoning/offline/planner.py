@@ -294,10 +294,20 @@ def comparison_entities(query: str) -> list[str]:
                 return []
         if _used_as_adjective(query, start_b, end_b):
             return []
-        pair = _sides(a, b)
+        pair = _sides(a, _without_modifier(b, query[end_b:]))
         if pair and all(_is_name(side) for side in pair):
             return pair
     return []
+
+
+def _without_modifier(name: str, after: str) -> str:
+    """A trailing acronym that describes the next word is not part of the name: "Reinhold
+    Ewald ESA astronauts" compares Reinhold Ewald."""
+    match = re.fullmatch(r"(?P<name>.+?\s\S+)\s+[A-Z]{2,6}", name)
+    following = re.match(r"\s+([a-z][\w-]*)", after)
+    if match and following and following.group(1) not in STOPWORDS:
+        return match.group("name")
+    return name
 
 
 def _used_as_adjective(query: str, start: int, end: int) -> bool:

@@ -190,6 +190,11 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         ["Albert Einstein born", "Niels Bohr born"],
     ),
     (
+        "Were both Ernst Messerschmid and Reinhold Ewald ESA astronauts?",
+        "comparison",
+        ["Ernst Messerschmid esa astronauts", "Reinhold Ewald esa astronauts"],
+    ),
+    (
         "Are Sutera and Rhodotypos both types of shrub?",
         "comparison",
         ["Sutera types shrub", "Rhodotypos types shrub"],

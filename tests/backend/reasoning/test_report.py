@@ -155,6 +155,28 @@ async def test_a_yes_no_comparison_answers_yes_as_a_heuristic(engine: OfflineEng
     assert "American" in report.answer and "[1][2]" in report.answer
 
 
+async def test_both_needs_the_whole_short_property_for_each(engine: OfflineEngine) -> None:
+    sources = [
+        source(
+            "S1",
+            "Ernst Messerschmid",
+            "Ernst Messerschmid (born 21 May 1945) is a German physicist and former astronaut.",
+            sub_query_ids=["q2", "q1"],
+        ),
+        source(
+            "S2",
+            "Reinhold Ewald",
+            "Reinhold Ewald (born 18 December 1956) is a German physicist and ESA astronaut.",
+            sub_query_ids=["q3", "q1"],
+        ),
+    ]
+    _, report = await _run(
+        engine, "Were both Ernst Messerschmid and Reinhold Ewald ESA astronauts?", sources
+    )
+    assert report.answer.startswith("No (a heuristic reading of the checked claims")
+    assert "Ernst Messerschmid" in report.answer.split("[")[0]
+
+
 async def test_a_report_without_claims_says_so_without_citing(engine: OfflineEngine) -> None:
     plan = await engine.plan("What is the capital of Australia?", ["web"])
     report = await engine.write_report(plan, [], [], [])
