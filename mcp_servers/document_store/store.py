@@ -186,6 +186,9 @@ class DocumentStore:
     ) -> list[IngestResult]:
         """Chunk, embed and store documents; unchanged ones are skipped, changed ones replaced.
 
+        Unchanged means the document already shows this text, or it is not stored yet and
+        another document shows the text (it is not stored twice; the result names that one).
+
         A replaced document keeps its old version visible until the new one is stored whole
         (``revisions``): stopped at any point, the store still shows the old version, and
         the next ingestion of the document finishes the job and clears what was left.
@@ -196,6 +199,7 @@ class DocumentStore:
         stale: list[str] = []  # every stored chunk of the documents being written
         with self._write_lock:
             seen: dict[str, str] = {}  # content hash -> doc_id, shown or added in this call
+            holds: dict[str, str] = {}  # doc_id -> content hash of its shown or queued version
             queued: dict[str, int] = {}  # doc_id -> its place in pending
             shown_chunks: dict[str, int] = {}  # doc_id -> chunks of its visible version
             for start in range(0, len(documents), _LOOKUP_BATCH):
@@ -232,23 +236,34 @@ class DocumentStore:
                     newest[doc_id] = max(newest.get(doc_id, 0), revision_of(meta))
                     if revisions.shows(meta):
                         seen.setdefault(str(meta["content_hash"]), doc_id)
+                        holds[doc_id] = str(meta["content_hash"])
                         shown_chunks[doc_id] = shown_chunks.get(doc_id, 0) + 1
                 for doc, doc_id, digest in keyed:
-                    if digest in seen:
+                    # Unchanged when the document itself holds this text, or when it is new and
+                    # another document holds it. A stored document whose new text another one
+                    # holds is replaced: taking it as that other one would leave its own old
+                    # version listed, and every later upload of the new text "unchanged".
+                    same_doc = holds.get(doc_id) == digest
+                    if same_doc or (doc_id not in holds and digest in seen):
+                        found = doc_id if same_doc else seen[digest]
                         results.append(
                             IngestResult(
-                                doc_id=seen[digest],
+                                doc_id=found,
                                 title=doc.title,
                                 source=doc.source,
                                 status="unchanged",
-                                # The stored version's size; a version written earlier in
-                                # this call has its size in ``pending``.
-                                chunks=shown_chunks.get(seen[digest])
-                                or self._planned_chunks(pending, queued, seen[digest]),
+                                # A version written earlier in this call has its size in
+                                # ``pending``; otherwise the stored version's size.
+                                chunks=self._planned_chunks(pending, queued, found)
+                                if found in queued
+                                else shown_chunks.get(found, 0),
                             )
                         )
                         continue
-                    seen[digest] = doc_id
+                    if seen.get(holds.get(doc_id, "")) == doc_id:
+                        del seen[holds[doc_id]]  # that text is no longer this document's
+                    seen.setdefault(digest, doc_id)
+                    holds[doc_id] = digest
                     stale.extend(chunks_of.pop(doc_id, []))
                     if doc_id in queued:  # a newer version of a document earlier in this call
                         earlier = pending[queued[doc_id]]

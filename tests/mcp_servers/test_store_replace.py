@@ -218,6 +218,24 @@ async def test_semantic_search_never_returns_a_chunk_of_an_unfinished_version(
     assert len(hits) == 8 and all("basalt" in hit.text for hit in hits)
 
 
+async def test_a_document_given_the_text_of_another_is_replaced_not_taken_as_that_one(
+    small: Settings, flaky: Flaky
+) -> None:
+    store = open_store(small, flaky)
+    twin = "https://notes.example.org/volcanoes-copy.md"
+    store.ingest([OLD])
+    store.ingest([NEW])
+    store.ingest([Document(title="Volcanoes", content=OLD.content, source=twin)])
+    [result] = store.ingest([Document(title="Volcanoes", content=NEW.content, source=twin)])
+    [again] = store.ingest([Document(title="Volcanoes", content=NEW.content, source=twin)])
+    docs, new_hits = await shown(store, "obsidian")
+    _, old_hits = await shown(store, "basalt")
+    assert (result.status, result.chunks, result.source) == ("replaced", 12, twin)
+    assert (again.status, again.doc_id, again.chunks) == ("unchanged", result.doc_id, 12)
+    assert sorted((d["source"], d["chunks"]) for d in docs) == [(twin, 12), (SOURCE, 12)]
+    assert len(new_hits) == 24 and old_hits == []
+
+
 # --- a real server process, killed with SIGKILL mid-replacement ------------------------------
 
 
@@ -390,3 +408,38 @@ def test_a_server_killed_mid_replacement_shows_the_old_version_and_the_next_inge
     assert listed == [("Volcanoes", BIG)]
     assert basalt == [] and len(obsidian) == 50
     assert chunks == BIG  # nothing of the old version or the killed attempt is left
+
+
+def test_a_replacement_answered_before_a_kill_is_the_version_listed_after_the_restart(
+    settings: Settings, gate: GatedEmbeddings
+) -> None:
+    """The hostile bench's fault: two files, the second given the text the first already has;
+    the server is killed as soon as that replacement is answered."""
+    small = settings.model_copy(
+        update={
+            "embedder": "openai:gated",
+            "embedder_base_url": gate.url,
+            "chunk_words": 20,
+            "chunk_overlap": 0,
+        }
+    )
+    twin = "https://notes.example.org/volcanoes-copy.md"
+    new = {"title": "Volcanoes", "content": content("obsidian", 60), "source_url": SOURCE}
+    with docs_process(small) as (proc, url):
+        call_tool(url, "ingest_document", **OLD_DOC)
+        call_tool(url, "ingest_document", **new)
+        call_tool(url, "ingest_document", **{**OLD_DOC, "source_url": twin})
+        answered = call_tool(url, "ingest_document", **{**new, "source_url": twin})
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    with docs_process(small) as (_, url):
+        listed = call_tool(url, "list_documents")["documents"]
+        again = call_tool(url, "ingest_document", **{**new, "source_url": twin})
+    assert {d["source"]: d["chunks"] for d in listed} == {SOURCE: 60, twin: 60}
+    assert (answered["status"], answered["chunks"]) == ("replaced", 60)
+    assert answered["doc_id"] in [d["doc_id"] for d in listed if d["source"] == twin]
+    assert (again["status"], again["doc_id"], again["chunks"]) == (
+        "unchanged",
+        answered["doc_id"],
+        60,
+    )
