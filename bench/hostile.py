@@ -104,7 +104,8 @@ def kill_during_replace(server: ApiServer, attempt: int) -> tuple[bool, bool, bo
         thread.join(timeout=600)
     response = answer.get("response")
     status = response.status_code if response is not None else 0
-    written = response.json().get("chunks") if status == 201 else None
+    body = response.json() if status == 201 else {}
+    written = body.get("chunks")
     chunks = wait_docs_chunks(client, doc_id)
     # The next upload repairs a cut replacement (or finds the new version whole).
     again = client.post(
@@ -112,10 +113,11 @@ def kill_during_replace(server: ApiServer, attempt: int) -> tuple[bool, bool, bo
     )
     repaired = again.status_code == 201 and wait_docs_chunks(client, doc_id) > 0
     survived = status in (201, 503) and chunks > 0 and repaired
-    unacknowledged = written is not None and chunks != written
+    # An answer naming another document is no answer for this file either.
+    unacknowledged = written is not None and (chunks != written or body["doc_id"] != doc_id)
     seen = (
         f"upload answered {status}"
-        + (f" ({written} chunks)" if written else "")
+        + (f" {body['status']} ({written} chunks)" if written else "")
         + f", {chunks} chunks listed after the kill, the next upload: "
         + (again.json()["status"] if again.status_code == 201 else str(again.status_code))
     )
