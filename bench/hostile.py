@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from tests.backend.api.conftest import ApiServer, api_server
+from tests.backend.api.conftest import ApiServer, api_server, docs_server_pid
 from tests.backend.api.test_openapi_contract import run_schemathesis
 
 FAKE_SECRETS = {
@@ -47,20 +47,6 @@ def schemathesis_pass(server: ApiServer, examples: int, report: Path) -> tuple[i
     cases = int(tried.group(1)) if tried else 0
     failures = int(failed.group(1)) if failed else (0 if code == 0 else 1)
     return cases, failures, output
-
-
-def docs_pid(server: ApiServer) -> int:
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if ppid == server.proc.pid and b"mcp_servers.document_store" in cmdline:
-            return int(entry.name)
-    raise RuntimeError("no document-store subprocess")
 
 
 def wait_docs_chunks(client: httpx.Client, doc_id: str, deadline_s: float = 60.0) -> int:
@@ -89,7 +75,7 @@ def kill_during_replace(server: ApiServer, attempt: int) -> tuple[bool, bool, bo
     first.raise_for_status()
     doc_id = first.json()["doc_id"]
     new = "# Volcanoes\n\n" + "Obsidian forms when lava cools fast. " * 8_000
-    pid = docs_pid(server)
+    pid = docs_server_pid(server)
     with httpx.Client(base_url=server.url, timeout=600, headers=client.headers) as uploader:
         answer: dict[str, Any] = {}
 

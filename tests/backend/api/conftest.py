@@ -213,3 +213,18 @@ def shared_server(
     with fresh_postgres() as url, api_server(home, url) as server:
         ingest_corpus(server)
         yield server
+
+
+def docs_server_pid(server: ApiServer) -> int:
+    """The document-store subprocess of a running `marsa serve`."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if ppid == server.proc.pid and b"mcp_servers.document_store" in cmdline:
+            return int(entry.name)
+    raise AssertionError("no document-store subprocess")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.backend.api.conftest import ApiServer, api_server
+from tests.backend.api.conftest import ApiServer, api_server, docs_server_pid
 from tests.mcp_servers.test_document_store_rules import BAD_DOCUMENTS
 
 
@@ -174,21 +174,6 @@ def test_the_api_refuses_what_the_store_refuses(
     assert response.status_code == 422, response.text
     assert reason in response.json()["detail"]
     assert client.get("/api/documents").json()["total"] == before
-
-
-def docs_server_pid(server: ApiServer) -> int:
-    """The document-store subprocess of a running `marsa serve`."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if ppid == server.proc.pid and b"mcp_servers.document_store" in cmdline:
-            return int(entry.name)
-    raise AssertionError("no document-store subprocess")
 
 
 def test_a_store_killed_before_a_write_is_a_503_to_retry_not_a_bad_request(
