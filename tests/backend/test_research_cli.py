@@ -12,6 +12,7 @@ from tests.backend.test_cli import marsa
 from tests.helpers import assert_research_result
 
 QUESTION = "How does MARSA check that the citations in its reports are real?"
+DEMO = "How does MARSA score the quality of a source, and which agents check the claims?"
 TIDES = "When do spring tides happen?"
 
 
@@ -53,6 +54,13 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     result = json.loads(out.read_text())
     assert_research_result(result)
     assert result["engine"] == "offline"
+
+    # The README's example question: both asks answered in the first lines.
+    demo = marsa("research", DEMO, "--quiet", data_dir=data)
+    assert demo.returncode == 0, demo.stderr
+    answer = demo.stdout.split("## Key findings")[0]
+    assert "0.4 × domain authority + 0.3 × recency + 0.3 × content depth" in answer
+    assert "fact-checker" in answer
 
 
 def test_an_unknown_source_is_refused_with_the_configured_ones(tmp_path: Path) -> None:
