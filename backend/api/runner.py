@@ -65,7 +65,9 @@ class LiveRun:
     task: asyncio.Task[None] | None = None
     followers: set[asyncio.Queue[Notice]] = field(default_factory=set)
     unsaved: list[TraceEvent] = field(default_factory=list)
-    saved: asyncio.Event = field(default_factory=asyncio.Event)
+    stored_seq: int = 0
+    """The last event the writer has stored: streams send no event past it, so a client
+    never sees an event a crash could take back (and renumber after a resume)."""
     wanted: asyncio.Event = field(default_factory=asyncio.Event)
     closing: bool = False
     last_seq: int = 0
@@ -312,7 +314,8 @@ class RunManager:
             sent_status = None
             while True:
                 if live is not None and live.tracer is not None:
-                    for event in [e for e in live.tracer.events if e.seq > after]:
+                    stored = [e for e in live.tracer.events if after < e.seq <= live.stored_seq]
+                    for event in stored:
                         after = event.seq
                         yield StreamItem("trace", event=event)
                 status = live.record.status if live is not None else record.status
@@ -352,8 +355,7 @@ class RunManager:
     def _on_event(self, live: LiveRun) -> Any:
         def listen(event: TraceEvent) -> None:
             live.unsaved.append(event)
-            live.wanted.set()
-            live.notify(Notice("event"))
+            live.wanted.set()  # followers hear of it once the writer has stored it
 
         return listen
 
@@ -369,6 +371,9 @@ class RunManager:
             except SQLAlchemyError as exc:
                 live.write_error = f"events not saved: {type(exc).__name__}: {exc}"[:500]
                 log.error("run %s: %s", live.record.id, live.write_error)
+            if batch:  # sent even when the write failed: the run then fails and says why
+                live.stored_seq = max(live.stored_seq, batch[-1].seq)
+                live.notify(Notice("event"))
             if live.closing and not live.unsaved:
                 return
 
@@ -385,6 +390,7 @@ class RunManager:
         run_id = record.id
         tracer = Tracer(run_id, last_seq=live.last_seq)
         live.tracer = tracer
+        live.stored_seq = live.last_seq
         tracer.subscribe(self._on_event(live))
         live.closing = False
         writer = asyncio.create_task(self._writer(live))

@@ -362,11 +362,9 @@ def shown_by(url: str) -> tuple[list[tuple[str, int]], list[str], list[str]]:
     return [(d["title"], d["chunks"]) for d in listed], found["basalt"], found["obsidian"]
 
 
-@pytest.mark.parametrize("batches_written", [0, 1, 2])
-def test_a_server_killed_mid_replacement_shows_the_old_version_and_the_next_ingest_repairs_it(
-    settings: Settings, gate: GatedEmbeddings, batches_written: int
-) -> None:
-    small = settings.model_copy(
+def _gated_small_chunks(settings: Settings, gate: GatedEmbeddings) -> Settings:
+    """Settings whose server embeds through the gate, in chunks of 20 words."""
+    return settings.model_copy(
         update={
             "embedder": "openai:gated",
             "embedder_base_url": gate.url,
@@ -374,6 +372,13 @@ def test_a_server_killed_mid_replacement_shows_the_old_version_and_the_next_inge
             "chunk_overlap": 0,
         }
     )
+
+
+@pytest.mark.parametrize("batches_written", [0, 1, 2])
+def test_a_server_killed_mid_replacement_shows_the_old_version_and_the_next_ingest_repairs_it(
+    settings: Settings, gate: GatedEmbeddings, batches_written: int
+) -> None:
+    small = _gated_small_chunks(settings, gate)
     with docs_process(small) as (proc, url):
         assert call_tool(url, "ingest_document", **OLD_DOC)["chunks"] == 30
         gate.arm(hold_after=batches_written * ADD_BATCH)
@@ -415,14 +420,7 @@ def test_a_replacement_answered_before_a_kill_is_the_version_listed_after_the_re
 ) -> None:
     """The hostile bench's fault: two files, the second given the text the first already has;
     the server is killed as soon as that replacement is answered."""
-    small = settings.model_copy(
-        update={
-            "embedder": "openai:gated",
-            "embedder_base_url": gate.url,
-            "chunk_words": 20,
-            "chunk_overlap": 0,
-        }
-    )
+    small = _gated_small_chunks(settings, gate)
     twin = "https://notes.example.org/volcanoes-copy.md"
     new = {"title": "Volcanoes", "content": content("obsidian", 60), "source_url": SOURCE}
     with docs_process(small) as (proc, url):
