@@ -34,6 +34,8 @@ _STATUS_LINE: Final = re.compile(
     r"^\W{0,4}status\W{0,4}\s*[:|]\s*\W{0,4}(?P<word>[a-z]+)", re.IGNORECASE | re.MULTILINE
 )
 _HEAD_CHARS: Final = 600
+_FENCE_LINE: Final = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_REOPENED: Final = re.compile(r"\A(?:```|~~~)[ \t]*\n")  # the store's mark: "starts in code"
 
 
 def chunk_number(chunk_id: str | None) -> int | None:
@@ -43,7 +45,13 @@ def chunk_number(chunk_id: str | None) -> int | None:
 
 
 def join_chunks(chunk_ids: list[str], texts: list[str]) -> str:
-    """The chunks' texts in order, an adjacent pair's overlap once."""
+    """The chunks' texts in order, an adjacent pair's overlap once.
+
+    Code blocks stay code: a chunk the store cut inside a code block starts with a fence
+    that reopens it; after the chunk before it (still inside that block) the fence is
+    dropped, or it would close the block and turn the rest of the code into prose and the
+    block's real closing fence into an opening one that swallows the prose after it. Before a
+    chunk that does not follow on, an open block is closed."""
     joined = ""
     previous: int | None = None
     for chunk_id, text in zip(chunk_ids, texts, strict=True):
@@ -51,11 +59,19 @@ def join_chunks(chunk_ids: list[str], texts: list[str]) -> str:
         if not joined:
             joined = text
         elif previous is not None and number == previous + 1:
+            reopened = _REOPENED.match(text)
+            if reopened and in_code_block(joined):
+                text = text[reopened.end() :]
             joined += _after_overlap(joined, text)
         else:
-            joined += "\n\n" + text
+            joined += ("\n```" if in_code_block(joined) else "") + "\n\n" + text
         previous = number
     return joined
+
+
+def in_code_block(text: str) -> bool:
+    """Does the text end inside a fenced code block (an odd number of fence lines)?"""
+    return len(_FENCE_LINE.findall(text)) % 2 == 1
 
 
 def _after_overlap(left: str, right: str) -> str:

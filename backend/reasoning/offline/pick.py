@@ -130,12 +130,15 @@ def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> 
 
 def _holds(stems: frozenset[str], term: str) -> bool:
     """The term, or a word of the same family ("configure", "configuration"): the first five
-    letters shared and lengths within four. "websocket" is not "websocketexception"."""
+    letters shared and lengths within four, both plain words. "websocket" is not
+    "websocketexception", nor is "websocket.close" (an identifier is its own name)."""
     if term in stems:
         return True
-    if len(term) < 5:
+    if len(term) < 5 or not term.isalpha():
         return False
-    return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 for s in stems)
+    return any(
+        s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems
+    )
 
 
 def _stems(text: str) -> frozenset[str]:

@@ -86,7 +86,7 @@ _DEFINITION: Final = re.compile(
 )
 _HOW_TO: Final = re.compile(
     r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b|\bwhat steps\b"
-    r"|\bwalk me through\b",
+    r"|\bwalk me through\b|\bhow (?:can|could|should|must)\b",  # "how can a test see …"
     re.I,
 )
 _COMPARISON: Final = re.compile(
@@ -94,7 +94,14 @@ _COMPARISON: Final = re.compile(
     r"better than|worse than|prefer)\b",
     re.I,
 )
-_DEFAULT: Final = re.compile(r"\bdefaults?\b|\bby default\b|\bout of the box\b", re.I)
+_DEFAULT: Final = re.compile(
+    r"\bdefaults?\b|\bby default\b|\bout of the box\b"
+    r"|\bif (?:i|you|we|one) (?:don't|do not|never) (?:give|pass|set|specify|provide|supply)\b"
+    r"|\bif (?:none|nothing) is (?:given|passed|set|specified|provided)\b"
+    r"|\bif (?:it|one|this) is(?:n't| not) (?:given|passed|set|specified|provided)\b"
+    r"|\bif (?:omitted|unset|left out)\b|\bwithout (?:giving|passing|setting|specifying)\b",
+    re.I,
+)
 
 _CUES: Final[dict[str, re.Pattern[str]]] = {
     "number": re.compile(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from backend.graph.documents import add_chunk, document_status, join_chunks
+from backend.graph.documents import add_chunk, document_status, in_code_block, join_chunks
+from backend.reasoning.models import Source
+from backend.reasoning.offline.passages import passages
+from mcp_servers.document_store.ingest import chunk_text
 
 WORDS = [f"w{i}" for i in range(30)]
 
@@ -20,6 +23,33 @@ def test_a_line_break_after_the_overlap_is_kept() -> None:
 
 def test_chunks_that_are_not_adjacent_are_separated_by_a_blank_line() -> None:
     assert join_chunks(["d:0001", "d:0005"], ["One.", "Five."]) == "One.\n\nFive."
+
+
+def _doc_with_code_across_chunks() -> str:
+    code = "\n".join(f"result_{i} = call_{i}(value_{i})" for i in range(40))
+    prose = " ".join(f"Before{i} happens." for i in range(60))
+    after = "Use `raise_server_exceptions=False` to see the error page."
+    return f"# Guide\n\n{prose}\n\n```python\n{code}\n```\n\n{after}\n"
+
+
+def test_a_chunk_cut_inside_code_joins_without_turning_code_into_prose() -> None:
+    chunks = chunk_text(_doc_with_code_across_chunks(), chunk_words=80, overlap=20)
+    cut = [c for c in chunks if c.text.startswith("```\n") and "raise_server" in c.text]
+    assert cut, "the chunker should cut inside the code block (the case under test)"
+    ids = [f"d:{c.index:04d}" for c in chunks]
+    joined = join_chunks(ids, [c.text for c in chunks])
+    assert not in_code_block(joined)
+    tail = joined[joined.rindex("```") :]
+    assert "raise_server_exceptions" in tail  # the sentence is after the block's closing fence
+    source = Source(id="S1", server="docs", tool="search_documents", title="Guide", text=joined)
+    prose = [p for p in passages(source) if "raise_server" in p.quote and not p.is_code]
+    assert prose and prose[0].quote.startswith("Use `raise_server")
+
+
+def test_a_code_block_left_open_is_closed_before_a_chunk_that_does_not_follow() -> None:
+    joined = join_chunks(["d:0001", "d:0005"], ["Run:\n\n```\nmake all", "After it."])
+    assert joined == "Run:\n\n```\nmake all\n```\n\nAfter it."
+    assert not in_code_block(joined)
 
 
 def test_a_chunk_found_later_takes_its_place_in_document_order() -> None:

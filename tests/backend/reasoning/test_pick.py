@@ -120,4 +120,5 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
     idf = {"": 1.0}
     assert coverage(["configuration"], "How to configure it.", "", idf) == 1.0
     assert coverage(["websocketexception"], "Close the websocket.", "", idf) == 0.0
+    assert coverage(["websocketexception"], "`await websocket.close(code=1000)`", "", idf) == 0.0
     assert coverage(["websocketexception"], "", "WebSocketException", idf) == 0.5  # title: half

@@ -66,3 +66,29 @@ def test_a_documented_option_is_an_answer_to_how_do_i() -> None:
     asked = analyse("How do I let cross-origin requests send cookies?")
     assert holds_cue(asked, "`allow_credentials` - Indicate that cookies should be supported.")
     assert not holds_cue(asked, "Cookies are supported for cross-origin requests.")
+
+
+@pytest.mark.parametrize(
+    ("question", "how_to"),
+    [
+        ("How can a test see the error page instead of the client re-raising?", True),
+        ("How should a middleware read the body?", True),
+        ("How does Starlette treat a handled exception?", False),  # a mechanism, not steps
+    ],
+)
+def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_to: bool) -> None:
+    assert analyse(question).how_to is how_to
+
+
+@pytest.mark.parametrize(
+    ("question", "about_default"),
+    [
+        ("Which close code does WebSocketException use if I don't give one?", True),
+        ("What timeout applies if none is given?", True),
+        ("Which port is used if it is not set?", True),
+        ("Which port is used if it is set?", False),
+        ("Which close code does WebSocketException use?", False),
+    ],
+)
+def test_a_default_is_asked_in_other_words_too(question: str, about_default: bool) -> None:
+    assert analyse(question).about_default is about_default
