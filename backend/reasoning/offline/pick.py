@@ -136,9 +136,7 @@ def _holds(stems: frozenset[str], term: str) -> bool:
         return True
     if len(term) < 5 or not term.isalpha():
         return False
-    return any(
-        s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems
-    )
+    return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems)
 
 
 def _stems(text: str) -> frozenset[str]:
