@@ -31,7 +31,7 @@ from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage
-from backend.reasoning.offline.pick import Choice, Pick, choose
+from backend.reasoning.offline.pick import Choice, Pick, choose, complement
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import Asked, analyse
 from backend.reasoning.offline.signals import is_year_token, tokens
@@ -157,8 +157,14 @@ def direct_answer(
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best.passage.quote)
     first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
-    if plan.kind == "multi_hop" and (hop := _next_hop(plan, pick)) is not None:
-        second = _passage_answer(hop, claims, verdicts, lead="", found=True)
+    hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
+    if hop is None and asked.kind != "yes_no":
+        hop = complement(asked, pick)
+    if hop is not None:
+        # "He won the Laurence Olivier Award …" says who only through its document's title.
+        title = hop.passage.source.title
+        label = "" if mentions(hop.passage.quote, title) else f"{title}:"
+        second = _passage_answer(hop, claims, verdicts, lead=label, found=True)
         return Answer(
             f"{first.text} {second.text}",
             [*first.claims, *second.claims],

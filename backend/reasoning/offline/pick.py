@@ -50,6 +50,10 @@ WINDOW_PENALTY: Final = 0.04
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
+COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
+COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
+COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
+COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
 _DENIAL: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible)"
@@ -89,6 +93,7 @@ class Pick:
     found: bool
     denial: Choice | None = None
     ranked: list[Choice] | None = None
+    idf: dict[str, float] | None = None
 
 
 def _idf(sources: list[Source]) -> dict[str, float]:
@@ -186,7 +191,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         and (top.cue or not needs_value(asked))
         and not unknown_names(plan.query, sources)
     )
-    return Pick(top, found, _denial(asked, plan.query, scored, idf), scored)
+    return Pick(top, found, _denial(asked, plan.query, scored, idf), scored, idf)
 
 
 def _score(
@@ -226,6 +231,36 @@ def _score(
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def complement(asked: Asked, pick: Pick) -> Choice | None:
+    """A passage of another document that holds what the best one leaves out of the question,
+    scoring close to it: the second link of a chain ("… the Danish chemist famous for pH"
+    names the chemist; "Carsten Olsen … was a Danish plant ecologist" is the one asked
+    about). None when the best passage holds nearly all the question's words."""
+    top, idf = pick.best, pick.idf
+    if top is None or idf is None or not pick.ranked:
+        return None
+    held = _stems(f"{top.passage.section}\n{top.passage.quote}\n{top.passage.source.title}")
+    terms = list(dict.fromkeys(asked.terms))
+    missing = [t for t in terms if not _holds(held, stem(t.lower()))]
+    left = coverage(terms, " ".join(missing), "", idf)  # the share of the question not held
+    if left < COMPLEMENT_MISSING:
+        return None
+    for choice in pick.ranked[1:]:
+        if choice.score < COMPLEMENT_SHARE * top.score:
+            break
+        passage = choice.passage
+        if passage.source.id == top.passage.source.id or not choice.cue:
+            continue
+        text = f"{passage.section}\n{passage.quote}"
+        adds = _stems(f"{text}\n{passage.source.title}")
+        if (
+            coverage(missing, text, passage.source.title, idf) >= COMPLEMENT_COVERAGE
+            and sum(_holds(adds, stem(t.lower())) for t in missing) >= COMPLEMENT_TERMS
+        ):
+            return choice
+    return None
 
 
 def unknown_names(question: str, sources: list[Source]) -> list[str]:

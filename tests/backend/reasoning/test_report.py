@@ -255,3 +255,50 @@ async def test_within_a_section_claims_from_better_sources_lead(
     body = [ln for ln in _body(report.markdown) if ln.startswith("- ")]
     order = [("Moon" in ln, "wind" in ln) for ln in body if "Moon" in ln or "wind" in ln]
     assert order == [(True, False), (False, True)], report.markdown
+
+
+async def test_a_chain_question_gets_the_link_the_first_passage_leaves_out(
+    engine: OfflineEngine,
+) -> None:
+    """The film's page names the actor; the actor's page holds the award and the play: the
+    answer gives both links of the chain, each cited."""
+    sources = [
+        source(
+            "S1",
+            "The Quiet Harbour (2011 film)",
+            "The Quiet Harbour is a 2011 British drama film directed by Ann Lowe and starring "
+            "Maria Vance, Tom Ashby and Peter Cole. Ashby plays Freddie, a former pilot.",
+        ),
+        source(
+            "S2",
+            "Tom Ashby",
+            "Thomas Ashby (born 1981) is an English actor. He won the Laurence Olivier Award "
+            'for Best Newcomer in a Play for his role in "Cymbeline" in 2008.',
+        ),
+    ]
+    question = (
+        'The actor known for his role as "Freddie" in The Quiet Harbour won the Laurence '
+        "Olivier Award for his role in which play?"
+    )
+    _, report = await _run(engine, question, sources)
+    assert "Cymbeline" in report.answer
+    assert "Ashby plays Freddie" in report.answer
+    assert {"[1]", "[2]"} <= set(re.findall(r"\[\d\]", report.answer))
+    for sentence in _sentences(report.answer):
+        assert re.search(r"\[\d+\]", sentence), sentence
+
+
+async def test_a_passage_that_holds_the_whole_question_gets_no_second_one(
+    engine: OfflineEngine,
+) -> None:
+    sources = [
+        source(
+            "S1",
+            "Timeouts",
+            "The default timeout of the client is five seconds of network inactivity.",
+        ),
+        source("S2", "Pools", "The client keeps a pool of connections for five seconds."),
+    ]
+    _, report = await _run(engine, "What is the default timeout of the client?", sources)
+    assert "five seconds of network inactivity" in report.answer
+    assert "pool" not in report.answer
