@@ -97,6 +97,7 @@ class Answer:
     basis: dict[str, Any] = field(default_factory=dict)  # why found or not (for the trace)
 
 
+OWN_PAGE_SHARE: Final = 0.8  # a side's own document's passage is preferred scoring this close
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
@@ -278,14 +279,26 @@ def _naming(pick: Pick, side: str, used: list[Answer]) -> Choice | None:
     """The best passage that names the compared thing itself (a one-word name or identifier
     exactly: "BackgroundTask" is not "BackgroundTasks"), not already used for another side."""
     taken = {a.passage.quote for a in used if a.passage is not None}
-    return next(
-        (
-            c
-            for c in pick.ranked or []
-            if c.passage.quote not in taken and _names(c.passage.quote, side)
-        ),
-        None,
+    named = [
+        c
+        for c in pick.ranked or []
+        if c.passage.quote not in taken and _names(c.passage.quote, side)
+    ]
+    if not named:
+        return None
+    # The document about the thing itself ("Osmunda", "Dracula (plant)") speaks for it
+    # better than one about a member or a namesake ("Osmunda spectabilis"), when close.
+    own = (
+        c
+        for c in named
+        if _is_about(c.passage.source.title, side) and c.score >= OWN_PAGE_SHARE * named[0].score
     )
+    return next(own, named[0])
+
+
+def _is_about(title: str, side: str) -> bool:
+    """Is the title the thing's own name ("Dracula (plant)" is about "Dracula")?"""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip().lower() == side.strip().lower()
 
 
 def _names(text: str, side: str) -> bool:

@@ -302,3 +302,29 @@ async def test_a_passage_that_holds_the_whole_question_gets_no_second_one(
     _, report = await _run(engine, "What is the default timeout of the client?", sources)
     assert "five seconds of network inactivity" in report.answer
     assert "pool" not in report.answer
+
+
+async def test_each_side_of_a_comparison_speaks_from_its_own_page(engine: OfflineEngine) -> None:
+    """A page about a member of the genus names it too; the genus's own page answers."""
+    sources = [
+        source(
+            "S1",
+            "Dracula wallisii",
+            'Dracula wallisii is a species of orchid belonging to the genus "Dracula".',
+        ),
+        source(
+            "S2",
+            "Dracula (plant)",
+            "The orchid genus Dracula consists of 118 species native to Mexico, Central "
+            "America and Peru.",
+        ),
+        source(
+            "S3",
+            "Pistacia",
+            "Pistacia is a genus of flowering plants in the cashew family, Anacardiaceae.",
+        ),
+    ]
+    _, report = await _run(engine, "Which genus has more species, Dracula or Pistacia?", sources)
+    assert "consists of 118 species" in report.answer
+    assert "wallisii" not in report.answer
+    assert "cashew family" in report.answer
