@@ -9,7 +9,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,19 +199,104 @@ def ingest_corpus(server: ApiServer) -> None:
         assert response.status_code == 201, response.text
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def shared_server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ApiServer]:
-    """One server per database kind with the small tide corpus, for tests that only add runs."""
-    home = tmp_path_factory.mktemp("api")
-    if request.param == "sqlite":
+@contextmanager
+def corpus_server(home: Path, kind: str) -> Iterator[ApiServer]:
+    """A server with the small tide corpus on SQLite or a fresh PostgreSQL database."""
+    if kind == "sqlite":
         with api_server(home) as server:
             ingest_corpus(server)
             yield server
         return
     with fresh_postgres() as url, api_server(home, url) as server:
         ingest_corpus(server)
+        yield server
+
+
+# Package scope: a `marsa serve` takes 10-15 s to start (imports and three MCP
+# subprocesses), so the API modules share one per database kind.
+@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ApiServer]:
+    """One server per database kind with the small tide corpus, for tests that add runs
+    (each reading only its own) or read; tests that add documents use
+    ``documents_server``, so no run's sources depend on which tests ran before it."""
+    with corpus_server(tmp_path_factory.mktemp("api"), request.param) as server:
+        yield server
+
+
+@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
+def documents_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ApiServer]:
+    """One server per database kind with the tide corpus, for tests that add documents
+    (each with its own title) and look only at their own."""
+    with corpus_server(tmp_path_factory.mktemp("api-docs"), request.param) as server:
+        yield server
+
+
+class Restartable:
+    """`marsa serve` on one data directory and database, stopped and started again by the
+    restart tests; the server a test restarts into is the one the next test starts from,
+    so each restart costs one start, not two."""
+
+    def __init__(self, home: Path, database_url: str) -> None:
+        self.home = home
+        self.database_url = database_url
+        self._running: ExitStack | None = None
+        self._server: ApiServer | None = None
+
+    def current(self) -> ApiServer:
+        """The running server, started if none runs (with the tide corpus the first time)."""
+        if self._server is not None and self._server.proc.poll() is None:
+            return self._server
+        self.stop()
+        first = not self.home.exists()
+        stack = ExitStack()
+        self._server = stack.enter_context(api_server(self.home, self.database_url))
+        self._running = stack
+        if first:
+            ingest_corpus(self._server)
+        return self._server
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Stop the server: SIGKILL with ``kill`` (no goodbye: runs are left "running" in
+        the database), else the graceful stop of SIGTERM."""
+        if self._server is not None and kill:
+            self._server.proc.kill()
+            self._server.proc.wait(timeout=20)
+        if self._running is not None:
+            self._running.close()
+        self._running = self._server = None
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def restartable(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Restartable]:
+    """A server home per database kind, with the tide corpus, for tests that restart it;
+    each test looks only at its own runs."""
+    home = tmp_path_factory.mktemp("restart") / "home"
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{home.parent / 'runs.db'}"
+        else:
+            url = stack.enter_context(fresh_postgres())
+        restartable = Restartable(home, url)
+        stack.callback(restartable.stop)
+        yield restartable
+
+
+API_TOKEN = "s3cret-token"
+CORS_ORIGIN = "http://app.example"
+
+
+@pytest.fixture(scope="package")
+def token_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+    """A server with MARSA_API_TOKEN (its client sends it) and one allowed CORS origin,
+    for the token and CORS tests; no documents."""
+    home = tmp_path_factory.mktemp("token")
+    with api_server(home, api_token=API_TOKEN, cors_origins=f'["{CORS_ORIGIN}"]') as server:
         yield server
 
 

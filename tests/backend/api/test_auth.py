@@ -3,15 +3,14 @@ every method; another scheme in front of the right token is no token at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.backend.api.conftest import QUESTION, ApiServer, api_server
+from tests.backend.api.conftest import API_TOKEN as TOKEN
+from tests.backend.api.conftest import QUESTION, ApiServer
 
-TOKEN = "s3cret-token"
 UNKNOWN_RUN = "0123456789ab"
 
 # One route per method, each answering something other than 401 once the token is accepted.
@@ -24,12 +23,6 @@ REQUESTS: list[tuple[str, str, dict[str, Any] | None]] = [
 IDS = [f"{method} {path}" for method, path, _ in REQUESTS]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    with api_server(tmp_path_factory.mktemp("auth"), api_token=TOKEN) as running:
-        yield running
-
-
 def _send(server: ApiServer, method: str, path: str, body: Any, authorization: str) -> int:
     with httpx.Client(base_url=server.url, timeout=30) as bare:
         response = bare.request(method, path, json=body, headers={"Authorization": authorization})
@@ -39,14 +32,14 @@ def _send(server: ApiServer, method: str, path: str, body: Any, authorization: s
 @pytest.mark.parametrize("scheme", ["Basic", "Xyz", "Token", "Digest"])
 @pytest.mark.parametrize(("method", "path", "body"), REQUESTS, ids=IDS)
 def test_the_right_token_under_another_scheme_is_refused(
-    server: ApiServer, method: str, path: str, body: Any, scheme: str
+    token_server: ApiServer, method: str, path: str, body: Any, scheme: str
 ) -> None:
-    assert _send(server, method, path, body, f"{scheme} {TOKEN}") == 401
+    assert _send(token_server, method, path, body, f"{scheme} {TOKEN}") == 401
 
 
 @pytest.mark.parametrize("scheme", ["Bearer", "bearer"])
 @pytest.mark.parametrize(("method", "path", "body"), REQUESTS, ids=IDS)
 def test_the_token_as_bearer_is_accepted_in_any_case(
-    server: ApiServer, method: str, path: str, body: Any, scheme: str
+    token_server: ApiServer, method: str, path: str, body: Any, scheme: str
 ) -> None:
-    assert _send(server, method, path, body, f"{scheme} {TOKEN}") in {200, 202, 404}
+    assert _send(token_server, method, path, body, f"{scheme} {TOKEN}") in {200, 202, 404}

@@ -13,14 +13,14 @@ def test_the_formats_route_gives_the_stores_list(shared_server: ApiServer) -> No
     assert response.json() == {"suffixes": sorted(SUPPORTED_SUFFIXES)}
 
 
-def test_mdx_rst_and_docx_uploads_are_ingested(shared_server: ApiServer) -> None:
+def test_mdx_rst_and_docx_uploads_are_ingested(documents_server: ApiServer) -> None:
     uploads = [
         ("page.mdx", b"import X from 'x'\n\n# Page\n\n<Note>Mangroves trap silt.</Note>\n"),
         ("guide.rst", b"Guide\n=====\n\nSeagrass stores carbon.\n"),
         ("plan.docx", make_docx()),
     ]
     for name, data in uploads:
-        response = shared_server.client.post(
+        response = documents_server.client.post(
             "/api/documents", files={"file": (name, data, "application/octet-stream")}
         )
         assert response.status_code == 201, (name, response.text)

@@ -15,22 +15,22 @@ from tests.backend.api.conftest import ApiServer, api_server, docs_server_pid
 from tests.mcp_servers.test_document_store_rules import BAD_DOCUMENTS
 
 
-def test_a_file_upload_is_ingested_and_listed(shared_server: ApiServer) -> None:
+def test_a_file_upload_is_ingested_and_listed(documents_server: ApiServer) -> None:
     files = {
         "file": ("reef.md", b"# Reefs\n\nCoral reefs grow in warm shallow water.", "text/markdown")
     }
-    response = shared_server.client.post("/api/documents", files=files)
+    response = documents_server.client.post("/api/documents", files=files)
     assert response.status_code == 201, response.text
     body = response.json()
     assert body["status"] == "added" and body["chunks"] >= 1
-    again = shared_server.client.post("/api/documents", files=files).json()
+    again = documents_server.client.post("/api/documents", files=files).json()
     assert again["status"] == "unchanged" and again["doc_id"] == body["doc_id"]
-    listing = shared_server.client.get("/api/documents").json()
+    listing = documents_server.client.get("/api/documents").json()
     assert body["doc_id"] in [d["doc_id"] for d in listing["documents"]]
 
 
-def test_a_pasted_document_keeps_its_url_and_date(shared_server: ApiServer) -> None:
-    response = shared_server.client.post(
+def test_a_pasted_document_keeps_its_url_and_date(documents_server: ApiServer) -> None:
+    response = documents_server.client.post(
         "/api/documents",
         json={
             "title": "Kelp",
@@ -40,19 +40,19 @@ def test_a_pasted_document_keeps_its_url_and_date(shared_server: ApiServer) -> N
         },
     )
     assert response.status_code == 201, response.text
-    listing = shared_server.client.get("/api/documents", params={"limit": 1000}).json()
+    listing = documents_server.client.get("/api/documents", params={"limit": 1000}).json()
     kelp = next(d for d in listing["documents"] if d["doc_id"] == response.json()["doc_id"])
     assert kelp["source_url"] == "https://kelp.example.org/"
     assert kelp["published_date"] == "2026-10-01"
 
 
-def test_deleting_a_document_removes_it(shared_server: ApiServer) -> None:
-    made = shared_server.client.post(
+def test_deleting_a_document_removes_it(documents_server: ApiServer) -> None:
+    made = documents_server.client.post(
         "/api/documents", json={"title": "Temporary", "content": "Gone soon."}
     ).json()
-    deleted = shared_server.client.delete(f"/api/documents/{made['doc_id']}")
+    deleted = documents_server.client.delete(f"/api/documents/{made['doc_id']}")
     assert deleted.status_code == 200 and deleted.json()["chunks_deleted"] >= 1
-    again = shared_server.client.delete(f"/api/documents/{made['doc_id']}")
+    again = documents_server.client.delete(f"/api/documents/{made['doc_id']}")
     assert again.status_code == 404 and "list_documents" in again.json()["detail"]
 
 
