@@ -9,14 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from backend.config import Settings
 from backend.graph.builder import build_graph
 from backend.graph.run import initial_state
 from backend.persistence import RunStore, database_target, open_checkpointer
 from tests.backend.api.conftest import (
+    API_TOKEN,
+    CORS_ORIGIN,
     QUESTION,
     ApiServer,
+    Restartable,
     api_server,
     ingest_corpus,
     read_sse,
@@ -26,21 +30,19 @@ AGENTS = {"planner", "researcher", "fact_checker", "synthesizer"}
 
 
 def test_a_run_goes_from_post_to_its_final_event_with_a_cited_report(
-    tmp_path: Path, database_url: str
+    shared_server: ApiServer,
 ) -> None:
-    with api_server(tmp_path / "home", database_url) as server:
-        ingest_corpus(server)
-        run = server.research()
-        assert run["status"] == "queued"
-        stream = read_sse(server.client, f"/api/research/{run['id']}/events")
-        trace = [e["data"] for e in stream.of("trace")]
-        assert [e["seq"] for e in trace] == list(range(1, len(trace) + 1))
-        assert [e["id"] for e in stream.of("trace")] == [e["seq"] for e in trace]
-        assert {e["node"] for e in trace if e["kind"] == "node_end"} == AGENTS
-        assert any(e["kind"] == "tool_call" and e["data"]["server"] == "docs" for e in trace)
-        assert stream.events[-1] == {"event": "end", "id": None, "data": {"status": "done"}}
+    run = shared_server.research()
+    assert run["status"] == "queued"
+    stream = read_sse(shared_server.client, f"/api/research/{run['id']}/events")
+    trace = [e["data"] for e in stream.of("trace")]
+    assert [e["seq"] for e in trace] == list(range(1, len(trace) + 1))
+    assert [e["id"] for e in stream.of("trace")] == [e["seq"] for e in trace]
+    assert {e["node"] for e in trace if e["kind"] == "node_end"} == AGENTS
+    assert any(e["kind"] == "tool_call" and e["data"]["server"] == "docs" for e in trace)
+    assert stream.events[-1] == {"event": "end", "id": None, "data": {"status": "done"}}
 
-        detail = server.client.get(f"/api/research/{run['id']}").json()
+    detail = shared_server.client.get(f"/api/research/{run['id']}").json()
     assert detail["status"] == "done" and detail["answer"]
     assert isinstance(detail["answer_found"], bool)
     assert "full moon" in detail["report"]
@@ -94,24 +96,22 @@ def test_a_late_client_gets_every_event_then_the_end(shared_server: ApiServer) -
 
 
 def test_plan_review_pauses_after_the_planner_and_resumes_with_the_edited_plan(
-    tmp_path: Path, database_url: str
+    shared_server: ApiServer,
 ) -> None:
-    with api_server(tmp_path / "home", database_url) as server:
-        ingest_corpus(server)
-        run = server.research("What are spring tides and neap tides?", review_plan=True)
-        waiting = server.wait_status(run["id"], {"awaiting_review"})
-        assert waiting["sub_queries"] and waiting["plan"]
-        # While it waits, the stream stays open with heartbeats and says why.
-        stream = read_sse(
-            server.client,
-            f"/api/research/{run['id']}/events",
-            until=lambda e: e["event"] == "status" and e["data"]["status"] == "awaiting_review",
-        )
-        assert not any(e["data"]["node"] == "researcher" for e in stream.of("trace"))
-        edited = {"sub_queries": [{"text": "neap tides quarter moons", "sources": ["docs"]}]}
-        response = server.client.post(f"/api/research/{run['id']}/plan", json=edited)
-        assert response.status_code == 202, response.text
-        done = server.wait_status(run["id"], {"done", "failed"})
+    run = shared_server.research("What are spring tides and neap tides?", review_plan=True)
+    waiting = shared_server.wait_status(run["id"], {"awaiting_review"})
+    assert waiting["sub_queries"] and waiting["plan"]
+    # While it waits, the stream stays open with heartbeats and says why.
+    stream = read_sse(
+        shared_server.client,
+        f"/api/research/{run['id']}/events",
+        until=lambda e: e["event"] == "status" and e["data"]["status"] == "awaiting_review",
+    )
+    assert not any(e["data"]["node"] == "researcher" for e in stream.of("trace"))
+    edited = {"sub_queries": [{"text": "neap tides quarter moons", "sources": ["docs"]}]}
+    response = shared_server.client.post(f"/api/research/{run['id']}/plan", json=edited)
+    assert response.status_code == 202, response.text
+    done = shared_server.wait_status(run["id"], {"done", "failed"})
     assert done["status"] == "done"
     assert done["sub_queries"][0]["text"] == "neap tides quarter moons"
     assert done["sub_queries"][0]["purpose"] == "reviewed"
@@ -190,25 +190,22 @@ def test_history_and_reports_come_back_after_a_restart(tmp_path: Path, database_
 
 
 def test_a_run_killed_mid_research_is_interrupted_after_restart_and_resumes(
-    tmp_path: Path, database_url: str
+    restartable: Restartable,
 ) -> None:
-    home = tmp_path / "home"
-    with api_server(home, database_url) as server:
-        ingest_corpus(server)
-        server.gate.touch()
-        run = server.research(sources=["docs", "gate"])
-        server.wait_event(run["id"], "node_start", "researcher")
-        server.proc.kill()  # no goodbye: the run is left "running" in the database
-        server.proc.wait(timeout=20)
+    server = restartable.current()
+    server.gate.touch()
+    run = server.research(sources=["docs", "gate"])
+    server.wait_event(run["id"], "node_start", "researcher")
+    restartable.stop(kill=True)  # no goodbye: the run is left "running" in the database
     server.gate.unlink()
-    with api_server(home, database_url) as server:
-        interrupted = server.client.get(f"/api/research/{run['id']}").json()
-        assert interrupted["status"] == "interrupted"
-        assert "resume" in interrupted["error"]
-        response = server.client.post(f"/api/research/{run['id']}/resume")
-        assert response.status_code == 202, response.text
-        stream = read_sse(server.client, f"/api/research/{run['id']}/events")
-        done = server.client.get(f"/api/research/{run['id']}").json()
+    server = restartable.current()
+    interrupted = server.client.get(f"/api/research/{run['id']}").json()
+    assert interrupted["status"] == "interrupted"
+    assert "resume" in interrupted["error"]
+    response = server.client.post(f"/api/research/{run['id']}/resume")
+    assert response.status_code == 202, response.text
+    stream = read_sse(server.client, f"/api/research/{run['id']}/events")
+    done = server.client.get(f"/api/research/{run['id']}").json()
     trace = [e["data"] for e in stream.of("trace")]
     assert [e["seq"] for e in trace] == list(range(1, len(trace) + 1))
     # The planner ran once: the resumed run went on from the checkpoint after it.
@@ -218,16 +215,16 @@ def test_a_run_killed_mid_research_is_interrupted_after_restart_and_resumes(
     assert any(s["server"] == "gate" for s in done["sources"])
 
 
-def test_a_run_stopped_gracefully_is_interrupted_too(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    with api_server(home) as server:
-        ingest_corpus(server)
-        server.gate.touch()
-        run = server.research(sources=["gate"])
-        server.wait_event(run["id"], "node_start", "researcher")
+@pytest.mark.parametrize("restartable", ["sqlite"], indirect=True)
+def test_a_run_stopped_gracefully_is_interrupted_too(restartable: Restartable) -> None:
+    server = restartable.current()
+    server.gate.touch()
+    run = server.research(sources=["gate"])
+    server.wait_event(run["id"], "node_start", "researcher")
+    restartable.stop()
     server.gate.unlink()
-    with api_server(home) as server:
-        assert server.client.get(f"/api/research/{run['id']}").json()["status"] == "interrupted"
+    server = restartable.current()
+    assert server.client.get(f"/api/research/{run['id']}").json()["status"] == "interrupted"
 
 
 def test_history_is_newest_first_paged_and_searchable(shared_server: ApiServer) -> None:
@@ -317,9 +314,8 @@ def test_exports_wait_for_the_report(shared_server: ApiServer) -> None:
     assert stream.events[-1]["data"] == {"status": "cancelled"}
 
 
-def test_with_a_token_every_api_route_asks_for_it(tmp_path: Path) -> None:
-    with api_server(tmp_path / "home", api_token="s3cret-token") as server:
-        bare = httpx.Client(base_url=server.url, timeout=30)
+def test_with_a_token_every_api_route_asks_for_it(token_server: ApiServer) -> None:
+    with httpx.Client(base_url=token_server.url, timeout=30) as bare:
         for path in ("/api/health", "/api/research", "/api/documents"):
             response = bare.get(path)
             assert response.status_code == 401, path
@@ -327,28 +323,26 @@ def test_with_a_token_every_api_route_asks_for_it(tmp_path: Path) -> None:
         wrong = bare.get("/api/research", headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401
         assert bare.get("/").status_code == 200  # the page itself asks for the token
-        assert server.client.get("/api/health").status_code == 200
-        run = server.research(review_plan=True)
+        assert token_server.client.get("/api/health").status_code == 200
+        run = token_server.research(review_plan=True)
         stream = read_sse(
             bare,
-            f"/api/research/{run['id']}/events?access_token=s3cret-token",
+            f"/api/research/{run['id']}/events?access_token={API_TOKEN}",
             until=lambda e: e["event"] == "status" and e["data"]["status"] == "awaiting_review",
         )
         assert stream.of("trace")
         # The query-string token is for reading only (streams, downloads).
-        sneaky = bare.post(f"/api/research/{run['id']}/cancel?access_token=s3cret-token")
+        sneaky = bare.post(f"/api/research/{run['id']}/cancel?access_token={API_TOKEN}")
         assert sneaky.status_code == 401
-        bare.close()
 
 
-def test_cors_origins_are_configurable(tmp_path: Path) -> None:
-    with api_server(tmp_path / "home", cors_origins='["http://app.example"]') as server:
-        allowed = server.client.options(
-            "/api/research",
-            headers={"Origin": "http://app.example", "Access-Control-Request-Method": "POST"},
-        )
-        other = server.client.get("/api/health", headers={"Origin": "http://evil.example"})
-    assert allowed.headers["access-control-allow-origin"] == "http://app.example"
+def test_cors_origins_are_configurable(token_server: ApiServer) -> None:
+    allowed = token_server.client.options(
+        "/api/research",
+        headers={"Origin": CORS_ORIGIN, "Access-Control-Request-Method": "POST"},
+    )
+    other = token_server.client.get("/api/health", headers={"Origin": "http://evil.example"})
+    assert allowed.headers["access-control-allow-origin"] == CORS_ORIGIN
     assert "access-control-allow-origin" not in other.headers
 
 
@@ -578,21 +572,20 @@ def test_a_run_that_fails_ends_its_stream_failed_and_says_why(
 
 
 def test_a_run_awaiting_review_survives_a_restart_and_finishes_once_approved(
-    tmp_path: Path, database_url: str
+    restartable: Restartable,
 ) -> None:
-    home = tmp_path / "home"
-    with api_server(home, database_url) as server:
-        ingest_corpus(server)
-        run = server.research(review_plan=True)
-        waiting = server.wait_status(run["id"], {"awaiting_review"})
-    with api_server(home, database_url) as server:
-        again = server.client.get(f"/api/research/{run['id']}").json()
-        assert again["status"] == "awaiting_review"
-        assert again["sub_queries"] == waiting["sub_queries"]
-        response = server.client.post(f"/api/research/{run['id']}/plan", json={})
-        assert response.status_code == 202, response.text
-        done = server.wait_status(run["id"], {"done", "failed"})
-        trace = read_sse(server.client, f"/api/research/{run['id']}/events").of("trace")
+    server = restartable.current()
+    run = server.research(review_plan=True)
+    waiting = server.wait_status(run["id"], {"awaiting_review"})
+    restartable.stop()
+    server = restartable.current()
+    again = server.client.get(f"/api/research/{run['id']}").json()
+    assert again["status"] == "awaiting_review"
+    assert again["sub_queries"] == waiting["sub_queries"]
+    response = server.client.post(f"/api/research/{run['id']}/plan", json={})
+    assert response.status_code == 202, response.text
+    done = server.wait_status(run["id"], {"done", "failed"})
+    trace = read_sse(server.client, f"/api/research/{run['id']}/events").of("trace")
     assert done["status"] == "done" and "full moon" in done["report"]
     assert [e["id"] for e in trace] == list(range(1, len(trace) + 1))
     assert sum(e["data"]["message"] == "planning the research" for e in trace) == 1
