@@ -24,6 +24,7 @@ from backend.reasoning.offline.question import analyse, holds_cue, needs_value
         ("When was the magazine founded?", "date"),
         ("Which version added the feature?", "date"),
         ("Which exception is raised when a request times out?", "name"),
+        ("Which middleware does every Starlette application get without adding it?", "name"),
         ("Who wrote the novel?", "name"),
         ("Where is the company based?", "place"),
         ("What is the difference between requests.Session and httpx.Client?", "comparison"),
