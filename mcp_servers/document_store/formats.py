@@ -91,8 +91,20 @@ _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
 # Sphinx directives whose body is not prose: lists of documents or objects to pull in.
 _SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure|todo)$")
+# Sphinx directives (and extensions' ones: `click:example`, `jupyter-execute`) whose body is
+# code to show or to run: it stays a code block, never read as prose.
+_CODE_DIRECTIVES = re.compile(
+    r"^(?:example|run|code|code-block|sourcecode|doctest|testcode|testoutput|testsetup|"
+    r"ipython|jupyter-execute|execute|prompt|console|terminal|program-output|command-output)$"
+)
+# Directives that only set something for the tools ("currentmodule click", "highlight
+# python"): a reader has nothing to read in them.
+_SETTING_DIRECTIVES = re.compile(
+    r"^(?:currentmodule|module|highlight|index|meta|default-role|default-domain|role|"
+    r"rst-class|cssclass|tabularcolumns|sectionauthor|moduleauthor|codeauthor)$"
+)
 # Sphinx directives shown by their body alone, or with a label a reader knows.
-_TRANSPARENT_DIRECTIVES = {"only", "ifconfig"}
+_TRANSPARENT_DIRECTIVES = {"only", "ifconfig", "tabs", "tab-set", "container"}
 _DIRECTIVE_LABELS = {
     "versionadded": "New in version {}",
     "versionchanged": "Changed in version {}",
@@ -302,10 +314,15 @@ def _unknown_directive(message: Any) -> str:
         return ""
     while rest and rest[0].strip().startswith(":"):
         rest = rest[1:]  # the directive's options
-    body = rst_to_markdown(textwrap.dedent("\n".join(rest))).markdown
-    args = directive.group("args").strip()
+    source = textwrap.dedent("\n".join(rest)).strip("\n")
+    if _CODE_DIRECTIVES.match(name):
+        return f"```\n{source}\n```" if source.strip() else ""
     if name in _TRANSPARENT_DIRECTIVES:
-        return body
+        return rst_to_markdown(source).markdown
+    if _SETTING_DIRECTIVES.match(name):
+        return ""
+    body = rst_to_markdown(source).markdown
+    args = directive.group("args").strip()
     label = _DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
     if not body:
         return label

@@ -162,6 +162,38 @@ def test_rst_never_includes_other_files() -> None:
     assert "root:" not in doc.content and "passwd" not in doc.content
 
 
+SPHINX_EXTENSIONS = b"""Commands
+========
+
+.. currentmodule:: click
+
+.. highlight:: python
+
+Options are added with a decorator.
+
+.. click:example::
+
+    @click.command()
+    @click.option('--n', default=1)
+    def dots(n):
+        click.echo('.' * n)
+
+And on the command line:
+
+.. click:run::
+
+    invoke(dots, args=['--n=2'])
+"""
+
+
+def test_rst_extension_code_directives_stay_code_and_settings_leave_nothing() -> None:
+    (doc,) = load_bytes(SPHINX_EXTENSIONS, "commands.rst")
+    assert "```\n@click.command()\n@click.option('--n', default=1)\ndef dots(n):\n" in doc.content
+    assert "```\ninvoke(dots, args=['--n=2'])\n```" in doc.content
+    assert "Currentmodule" not in doc.content and "Highlight" not in doc.content
+    assert "Options are added with a decorator." in doc.content
+
+
 def test_rst_field_list_gives_date_and_status() -> None:
     (doc,) = load_bytes(RST, "tides.rst")
     assert doc.published_date == "2024-03-05"
