@@ -1,23 +1,9 @@
-"""Reports as files: Markdown, JSON, and PDF (fpdf2: pure Python, no system libraries)."""
+"""Reports as files: Markdown, JSON, and PDF (drawn by backend.api.pdf, imported on use)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
-
-from fpdf import FPDF
-
-# A Unicode TrueType font when the system has one (Debian's fonts-dejavu-core, macOS's Arial
-# Unicode); otherwise the PDF core font, which covers Latin-1 only (other characters → '?').
-_UNICODE_FONTS = [
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
-    Path("/Library/Fonts/Arial Unicode.ttf"),
-    Path("C:/Windows/Fonts/arial.ttf"),
-]
-_BOLD = {"DejaVuSans.ttf": "DejaVuSans-Bold.ttf"}
-
 
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 """A ``<`` that HTML reads as the start of a tag, end tag, comment or declaration; any
@@ -55,61 +41,10 @@ def report_markdown(run: dict[str, Any]) -> str:
     return markdown_safe(_unescaped_markdown(run))
 
 
-def _plain(text: str) -> str:
-    """Markdown inline syntax off: **bold**, `code`, [text](url) → text (url), escapes."""
-    text = re.sub(r"\[([^\]]*)\]\(([^)]*)\)", r"\1 (\2)", text)
-    text = re.sub(r"(\*\*|__|`)", "", text)
-    text = re.sub(r"(?<!\w)[*_](\S[^*_]*?)[*_](?!\w)", r"\1", text)
-    return re.sub(r"\\([\\`*_{}\[\]()#+\-.!|>])", r"\1", text)
-
-
-class _ReportPDF(FPDF):
-    def __init__(self) -> None:
-        super().__init__(format="A4")
-        self.set_auto_page_break(auto=True, margin=15)
-        self.body_font, self.unicode = "Helvetica", False
-        for path in _UNICODE_FONTS:
-            if path.is_file():
-                self.add_font("Body", "", str(path))
-                bold = path.with_name(_BOLD.get(path.name, path.name))
-                self.add_font("Body", "B", str(bold if bold.is_file() else path))
-                self.body_font, self.unicode = "Body", True
-                break
-
-    def safe(self, value: str) -> str:
-        return value if self.unicode else value.encode("latin-1", "replace").decode("latin-1")
-
-    def footer(self) -> None:
-        self.set_y(-12)
-        self.set_font(self.body_font, "", 8)
-        self.cell(0, 8, f"MARSA report · page {self.page_no()}", align="C")
-
-
 def report_pdf(run: dict[str, Any]) -> bytes:
     """The report as a PDF: headings, paragraphs and lists; citations stay as [n]."""
-    pdf = _ReportPDF()
-    pdf.add_page()
-    write = pdf.safe
-    for line in _unescaped_markdown(run).splitlines():  # a PDF runs no markup
-        stripped = line.strip()
-        if not stripped:
-            pdf.ln(2)
-            continue
-        pdf.set_x(pdf.l_margin)
-        if stripped.startswith("#"):
-            level = len(stripped) - len(stripped.lstrip("#"))
-            pdf.set_font(pdf.body_font, "B", {1: 16, 2: 13}.get(level, 11))
-            pdf.multi_cell(
-                0, 7, write(_plain(stripped.lstrip("# "))), new_x="LMARGIN", new_y="NEXT"
-            )
-            pdf.ln(1)
-        elif stripped.startswith(("- ", "* ")) or re.match(r"\d+\. ", stripped):
-            pdf.set_font(pdf.body_font, "", 10)
-            bullet, _, rest = stripped.partition(" ")
-            mark = "•" if bullet in ("-", "*") and pdf.unicode else bullet.replace("*", "-")
-            pdf.set_x(pdf.l_margin + 4)
-            pdf.multi_cell(0, 5.5, write(f"{mark} {_plain(rest)}"), new_x="LMARGIN", new_y="NEXT")
-        else:
-            pdf.set_font(pdf.body_font, "", 10)
-            pdf.multi_cell(0, 5.5, write(_plain(stripped)), new_x="LMARGIN", new_y="NEXT")
-    return bytes(pdf.output())
+    # Imported here: fpdf2 takes a second or more to import, and only a PDF export needs
+    # it, not every `marsa serve` start.
+    from backend.api.pdf import markdown_pdf
+
+    return markdown_pdf(_unescaped_markdown(run))  # a PDF runs no markup
