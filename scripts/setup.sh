@@ -13,7 +13,18 @@ if ! "$PYTHON" -m uv --version >/dev/null 2>&1; then
 fi
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m uv venv --quiet --python "$PYTHON" .venv
+  touch .venv/.bytecode-compiled  # everything is installed below, with --compile-bytecode
 fi
-"$PYTHON" -m uv pip install --quiet --python .venv/bin/python -r requirements.lock
+# Byte-compiled at install: uv does not by default, and where PYTHONDONTWRITEBYTECODE is set
+# (as on CI) every process would compile langgraph, SQLAlchemy, FastAPI… from source again,
+# seconds of each `marsa` start.
+"$PYTHON" -m uv pip install --quiet --compile-bytecode --python .venv/bin/python \
+  -r requirements.lock
 "$PYTHON" -m uv pip install --quiet --python .venv/bin/python --no-deps -e .
+if [ ! -e .venv/.bytecode-compiled ]; then
+  # A .venv made before this script compiled: compile what it holds, once.
+  .venv/bin/python -m compileall -q -j 0 \
+    "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
+  touch .venv/.bytecode-compiled
+fi
 echo "setup: .venv ready ($(.venv/bin/python --version))" >&2
