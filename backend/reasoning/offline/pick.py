@@ -39,7 +39,7 @@ from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage, passages
 from backend.reasoning.offline.polarity import has_negation
-from backend.reasoning.offline.question import Asked, holds_cue, needs_value
+from backend.reasoning.offline.question import Asked, asking_part, holds_cue, needs_value
 from backend.reasoning.offline.text import STOPWORDS, content_stems, key_terms, stem, words
 
 MIN_COVERAGE: Final = 0.25
@@ -56,7 +56,8 @@ COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one le
 COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
 _DENIAL: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
-    r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible)"
+    r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
+    r"take|accept|offer|include|permit|enable|recogni[sz]e|understand)\b"
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
     r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
     r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"
@@ -64,6 +65,19 @@ _DENIAL: Final = re.compile(
     r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s)",
     re.I,
 )
+
+
+# "… only if the option's flag is given, instead of if the option is not provided": a
+# condition, not a statement that something is missing.
+_CONDITION: Final = re.compile(
+    r"\b(?:if|unless|when|whenever|whether|once|in case|until)\b[^,.;:]*$", re.I
+)
+
+
+def denies(sentence: str) -> bool:
+    """Does the sentence say something is not supported, removed or absent (outside a
+    condition)?"""
+    return any(not _CONDITION.search(sentence[: m.start()]) for m in _DENIAL.finditer(sentence))
 
 
 _ASKS_ABOUT_CHANGE: Final = re.compile(
@@ -116,21 +130,37 @@ def _idf(sources: list[Source]) -> dict[str, float]:
     return weights | {"": unseen}
 
 
-def coverage(terms: list[str], text: str, title: str, idf: dict[str, float]) -> float:
-    """The IDF-weighted share of ``terms`` the text holds (a title word counts half)."""
+def coverage(
+    terms: list[str],
+    text: str,
+    title: str,
+    idf: dict[str, float],
+    focus: tuple[str, ...] = (),
+) -> float:
+    """The IDF-weighted share of ``terms`` the text holds (a title word counts half). With a
+    ``focus`` (the asking part's words), the other terms (the scene's) weigh half."""
     if not terms:
         return 0.0
     held, in_title = _stems(text), _stems(title)
     got = total = 0.0
     for term in dict.fromkeys(terms):
         s = stem(term.lower())
-        weight = idf.get(s, idf[""])
+        weight = idf.get(s, idf[""]) * (0.5 if focus and term not in focus else 1.0)
         total += weight
-        if _holds(held, s):
+        if _holds(held, s) or _same_member(held, s):
             got += weight
-        elif _holds(in_title, s):
+        elif _holds(in_title, s) or _same_member(in_title, s):
             got += 0.5 * weight
     return got / total if total else 0.0
+
+
+def _same_member(stems: frozenset[str], term: str) -> bool:
+    """A dotted name is held by another spelling of the same member: ``ctx.invoke`` by
+    ``Context.invoke`` (the object is often named by a short alias)."""
+    if "." not in term.strip("."):
+        return False
+    member = "." + term.rsplit(".", 1)[1]
+    return len(member) > 3 and any(s.endswith(member) and s != member for s in stems)
 
 
 def _holds(stems: frozenset[str], term: str) -> bool:
@@ -167,7 +197,10 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         for sq in plan.sub_queries
         if plan.kind == "multi_hop" and sq.hop > 1 and sq.purpose.startswith("bridge")
     ]
-    sims = vectors.cosine(sentences, [plan.query, *(sq.text for sq in hops)])
+    # A question that sets a scene first is also compared by its asking part alone (last
+    # column): "When testing with CliRunner, how do I answer the prompts?" is about prompts.
+    asking = [asking_part(plan.query, phrases=False)] if asked.focus else []
+    sims = vectors.cosine(sentences, [plan.query, *(sq.text for sq in hops), *asking])
     ranks = _ranks(sources)
     scored: list[Choice] = []
     for passage in candidates:
@@ -185,11 +218,18 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         if best is not None:
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
+    named = identifiers(plan.query)
+    if needs_value(asked) and named:
+        # A value answers only about the thing the question names: "80 characters" of the
+        # help text is not the width of `click.progressbar`.
+        about = [c for c in scored if _names_any(c.passage, named)]
+        scored = about + [c for c in scored if c not in about]
     top = scored[0]
     found = (
         (top.coverage >= MIN_COVERAGE or top.similarity >= CLOSE_SIMILARITY)
         and (top.cue or not needs_value(asked))
         and not unknown_names(plan.query, sources)
+        and (not named or not needs_value(asked) or _names_any(top.passage, named))
     )
     return Pick(top, found, _denial(asked, plan.query, scored, idf), scored, idf)
 
@@ -207,6 +247,9 @@ def _score(
 ) -> Choice:
     matrix = sims  # numpy array (sentences × searches)
     each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
+    if column == 0 and asked.focus:  # half the whole question, half its asking part
+        own = [float(matrix[row[t], -1]) for t in passage.sentences]  # type: ignore[index]
+        each = [0.5 * (a + b) for a, b in zip(each, own, strict=True)]
     # A sentence that adds nothing to the best one dilutes the passage; a list is about what
     # its lead-in line says (its items are the details).
     rest = each[0] if passage.is_list else sum(each) / len(each)
@@ -215,7 +258,8 @@ def _score(
     # options for this middleware class." under "HTTPSRedirectMiddleware"); the document's
     # title and its other headings count half.
     context = " ".join([passage.source.title, *passage.source.sections])
-    cov = coverage(terms, f"{passage.section}\n{passage.quote}", context, idf)
+    focus = asked.focus if column == 0 else ()
+    cov = coverage(terms, f"{passage.section}\n{passage.quote}", context, idf, focus)
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
@@ -263,6 +307,40 @@ def complement(asked: Asked, pick: Pick) -> Choice | None:
     return None
 
 
+def identifiers(question: str) -> list[str]:
+    """Code names in the question: dotted (``click.progressbar``), with an underscore
+    (``max_age``), PascalCase of code (``TestClient``) or in backticks."""
+    out = []
+    for token in re.findall(r"`([^`]+)`|([A-Za-z_][\w.]*\w)", question):
+        name = (token[0] or token[1]).strip().rstrip("()")
+        # PascalCase of code ("SessionMiddleware", "CORSMiddleware"), not a surname
+        # ("McCann", "LaGuardia"): the first part has four letters or is an acronym.
+        pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name)
+        if "_" in name or "." in name or pascal or token[0]:
+            out.append(name)
+    return [n for n in dict.fromkeys(out) if len(n) > 1]
+
+
+def names_code(text: str, name: str) -> bool:
+    """Does the text name this code name: itself, the same member of another object
+    (``Context.invoke`` for ``ctx.invoke``), or its last part written as code
+    (`` `progressbar` ``, ``progressbar(``)? A plain word ("argument") is not enough."""
+    lowered, name = text.lower(), name.lower()
+    if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", lowered):
+        return True
+    member = name.rsplit(".", 1)[-1]
+    if member != name and re.search(rf"\w\.{re.escape(member)}(?!\w)", lowered):
+        return True
+    code = rf"`{re.escape(member)}(?:\(\))?`|(?<![\w]){re.escape(member)}\("
+    return member != name and re.search(code, lowered) is not None
+
+
+def _names_any(passage: Passage, named: list[str]) -> bool:
+    """Does the passage, its section or its document's title name one of these?"""
+    text = f"{passage.source.title}\n{passage.section}\n{passage.quote}"
+    return any(names_code(text, n) for n in named)
+
+
 def unknown_names(question: str, sources: list[Source]) -> list[str]:
     """Names and identifiers the question uses that no retrieved text mentions ("Kerberos",
     "max_body_size"): the sources are about something else."""
@@ -301,7 +379,11 @@ def _denial(
         if len(passage.sentences) != 1 or choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"
-        about_it = rarest.lower() in about.lower() or stem(rarest.lower()) in _stems(about)
-        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and _DENIAL.search(passage.quote):
+        about_it = (
+            rarest.lower() in about.lower()
+            or stem(rarest.lower()) in _stems(about)
+            or any(names_code(about, n) for n in identifiers(question))
+        )
+        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
             return choice
     return None

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.text import key_terms
+from backend.reasoning.offline.text import key_terms, stem, words
 
 AnswerKind = Literal[
     "yes_no",
@@ -53,7 +53,8 @@ _HOW: Final = re.compile(
 )
 _LIST: Final = re.compile(
     r"^\W*(?:list|name|enumerate)\b"
-    r"|^\W*(?:which|what)\s+(?:[\w-]+\s+){0,3}?[\w-]+s(?<!ss)(?<!us)(?<!is)\s+"
+    r"|^\W*(?:(?:for|in|on|with|from|to|at|by|of)\s+)?(?:which|what)\s+(?:[\w-]+\s+){0,3}?"
+    r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
     r"should|must|have|has|is)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b",
@@ -92,7 +93,7 @@ _HOW_TO: Final = re.compile(
     re.I,
 )
 _COMPARISON: Final = re.compile(
-    r"\b(?:difference|differences|differ|differs|compare[sd]?|comparison|versus|vs\.?|"
+    r"\b(?:difference|differences|differ|differs|differently|compare[sd]?|comparison|versus|vs\.?|"
     r"better than|worse than|prefer)\b",
     re.I,
 )
@@ -140,7 +141,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"weigh(?:s|ted)?|ranks?|scores?|compares?|matches|means)\b|[=×%]|\d",
         re.I,
     ),
-    "list": re.compile(r"(?:[^,;]+[,;]){2,}|\n\s*(?:[-*•+]|\d+[.)])\s", re.M),
+    "list": re.compile(r"\n\s*(?:[-*•+]|\d+[.)])\s", re.M),  # or an inline enumeration
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
 _DEFAULT_VALUE: Final = re.compile(
@@ -178,17 +179,103 @@ class Asked:
     terms: list[str]  # the content words an answer should cover
     about_default: bool  # "what is the default …", "… by default?"
     how_to: bool = False  # "how do I …" (steps to take), not "how does X …" (a mechanism)
+    counted: tuple[str, ...] = ()  # what "how many …" counts ("seconds", "worker processes")
+    # The words of the asking part when the question first sets a scene ("When testing with
+    # CliRunner, how do I answer the prompts?"): an answer must hold these; the scene's words
+    # weigh half. Empty when the whole question asks.
+    focus: tuple[str, ...] = ()
+
+
+# A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
+# clause ("When no object is found, how do …?", "On Linux, which …?"). What it asks for is in
+# the asking part: a wh-word or auxiliary after the comma.
+_ASKING: Final = (
+    r"\s*(?=(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|"
+    r"could|should|would|will|must|may|has|have)\b)"
+)
+# A scene set by a condition ("When …, how …?"): it narrows, the rest asks.
+_CONDITION_CLAUSE: Final = re.compile(
+    r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|however)"
+    r"\b[^,?]*," + _ASKING,
+    re.I,
+)
+# A scene set by a phrase ("On Linux, which …?", "To accept uploads, which …?"): its words
+# are still part of what is asked.
+_PHRASE_CLAUSE: Final = re.compile(
+    r"^\W*(?:in|on|for|with|without|to|as|given)\b[^,?]*," + _ASKING, re.I
+)
+# "whether it came from the default or …": what follows "whether" is not what is asked.
+_WHETHER: Final = re.compile(r"\bwhether\b.*", re.I)
+
+
+def asking_part(question: str, phrases: bool = True) -> str:
+    """The part of a question that says what it asks for: its sentence that asks (the
+    statements before it set the scene), without an opening clause that only sets the scene
+    (a condition; with ``phrases``, also a phrase such as "On Linux,")."""
+    q = question.strip()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`\"'(])", q) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    q = asking[0] if len(asking) == 1 and len(sentences) > 1 else q
+    q = _CONDITION_CLAUSE.sub("", q, count=1).strip() or q
+    return (_PHRASE_CLAUSE.sub("", q, count=1).strip() or q) if phrases else q
 
 
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
-    q = question.strip()
+    q = asking_part(question)
     kind: AnswerKind = next((k for pattern, k in _KINDS if pattern.search(q)), "lookup")
     if kind == "lookup" and _DEFINITION.search(q) and len(key_terms(q)) <= 3:
         kind = "definition"
-    about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(_DEFAULT.search(q))
+    about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(
+        _DEFAULT.search(_WHETHER.sub("", q))
+    )
     how_to = kind == "how" and bool(_HOW_TO.search(q))
-    return Asked(kind=kind, terms=key_terms(q), about_default=about_default, how_to=how_to)
+    terms = key_terms(question.strip())  # the setting's words are still what an answer is about
+    counted = _COUNTED.search(q) if kind == "number" else None
+    nouns = tuple(counted.group("nouns").lower().split()) if counted else ()
+    asks = asking_part(question, phrases=False)
+    focus = tuple(key_terms(asks)) if asks != question.strip() else ()
+    return Asked(kind, terms, about_default, how_to, nouns, focus)
+
+
+_COUNTED: Final = re.compile(
+    r"\bhow many\s+(?P<nouns>[\w-]+(?:\s+(?!(?:is|are|was|were|do|does|did|can|could|will|"
+    r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
+    re.I,
+)
+_NUMBER_WORD: Final = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
+    r"thousand|million)\b",
+    re.I,
+)
+
+
+def _counts(asked: Asked, passage: str) -> bool:
+    """A number for a "how many" question: digits, or a number word that counts the asked
+    thing ("two worker processes"; "prompts in two different places" does not count
+    seconds)."""
+    if re.search(r"\d|\b(?:no limit|unlimited|infinite)\b", passage, re.I):
+        return True
+    for match in _NUMBER_WORD.finditer(passage):
+        after = words(passage[match.end() :])[:3]
+        if not asked.counted or any(
+            stem(w)[:5] == stem(n)[:5] for w in after for n in asked.counted
+        ):
+            return True
+    return False
+
+
+def enumerates(text: str) -> bool:
+    """Does a sentence list items inline: three or more parts split by commas, semicolons,
+    "and" or "or", at least two of them short ("Bash (version 4.4 and up), Zsh, and Fish";
+    not "it calls source to output the script, or complete to output completions")?"""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        plain = re.sub(r"\([^()]*\)", "", sentence)  # "(version 4.4 and up)" is one item
+        parts = [p for p in re.split(r"[,;]|\band\b|\bor\b", plain) if p.strip()]
+        short = [p for p in parts[1:] if len(p.split()) <= 3]
+        if len(parts) >= 3 and len(short) >= 2:
+            return True
+    return False
 
 
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
@@ -200,6 +287,10 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         passage = _REFERENCES.sub(" ", passage)
     if asked.about_default and not _DEFAULT_VALUE.search(passage):
         return False
+    if asked.kind == "number":
+        return _counts(asked, passage)
+    if asked.kind == "list" and enumerates(passage):
+        return True
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
     cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.pick import choose, coverage, unknown_names
+from backend.reasoning.offline.pick import (
+    choose,
+    coverage,
+    denies,
+    identifiers,
+    names_code,
+    unknown_names,
+)
 from backend.reasoning.offline.question import analyse
 from tests.backend.reasoning.corpus import source
 
@@ -122,3 +131,74 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
     assert coverage(["websocketexception"], "Close the websocket.", "", idf) == 0.0
     assert coverage(["websocketexception"], "`await websocket.close(code=1000)`", "", idf) == 0.0
     assert coverage(["websocketexception"], "", "WebSocketException", idf) == 0.5  # title: half
+
+
+@pytest.mark.parametrize(
+    ("sentence", "denied"),
+    [
+        ("click.argument does not take a `help` parameter.", True),
+        ("There are no configuration options for this middleware class.", True),
+        (
+            "Show the prompt only if the flag is given, instead of if the option is not provided.",
+            False,
+        ),
+        ("Unless the feature is not supported by the server, it is used.", False),
+    ],
+)
+def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
+    assert denies(sentence) is denied
+
+
+def test_identifiers_are_code_names_not_surnames() -> None:
+    assert identifiers("How wide is the bar click.progressbar draws?") == ["click.progressbar"]
+    assert identifiers("What max_age does CORSMiddleware use?") == ["max_age", "CORSMiddleware"]
+    assert identifiers("When was Les McCann born, and when was LaGuardia built?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "named"),
+    [
+        ("Use the `progressbar` function.", "click.progressbar", True),
+        ("Context.invoke merely invokes another command", "ctx.invoke", True),
+        ("click.argument does not take a `help` parameter.", "click.argument", True),
+        ("Each argument is positional.", "click.argument", False),  # a plain word
+        ("Set `max_age` to a number of seconds.", "max_age", True),
+    ],
+)
+def test_a_code_name_is_named_as_code_not_as_a_plain_word(
+    text: str, name: str, named: bool
+) -> None:
+    assert names_code(text, name) is named
+
+
+HELP = (
+    "The default behavior of Click is to rewrap text based on the width of the terminal, to a "
+    "maximum 80 characters.\n\nHelp pages are generated from docstrings."
+)
+PROGRESS = (
+    "Click provides the `progressbar` function to show progress.\n\n"
+    "The bar is drawn on standard output and updated as items are consumed."
+)
+
+
+async def test_a_value_for_another_thing_than_the_one_named_is_not_found(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Help texts", HELP), source("S2", "Utilities", PROGRESS)]
+    question = "How many characters wide is the bar that click.progressbar draws by default?"
+    pick = await _pick(engine, question, sources)
+    assert not pick.found
+
+
+def test_a_dotted_name_is_held_by_the_same_member_of_another_object() -> None:
+    idf = {"": 1.0}
+    assert coverage(["ctx.invoke"], "Context.invoke invokes a command.", "", idf) == 1.0
+    assert coverage(["ctx.invoke"], "You can invoke a command.", "", idf) == 0.0
+
+
+def test_the_scene_of_a_question_weighs_half_of_what_it_asks() -> None:
+    idf = {"": 1.0}
+    terms, focus = ["testing", "clirunner", "prompts"], ("prompts",)
+    assert coverage(terms, "testing with clirunner", "", idf, focus) == 0.5
+    assert coverage(terms, "answering prompts", "", idf, focus) == 0.5
+    assert coverage(terms, "testing with clirunner", "", idf) > 0.6

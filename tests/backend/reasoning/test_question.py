@@ -29,6 +29,17 @@ from backend.reasoning.offline.question import analyse, holds_cue, needs_value
         ("Where is the company based?", "place"),
         ("What is the difference between requests.Session and httpx.Client?", "comparison"),
         ("What is MARSA?", "definition"),
+        # the asking part decides, not the scene set before it
+        (
+            "When no object is on the context, how do find_object and ensure_object behave "
+            "differently?",
+            "comparison",
+        ),
+        ("My users are on Zsh. How does my tool have to be installed?", "how"),
+        ("On Linux, where does the app keep its settings?", "place"),
+        ("For which shells can Click produce completion scripts?", "list"),
+        ("Which common subclasses of ClickException do the docs name?", "list"),
+        ("After how many seconds does the prompt give up?", "number"),
     ],
 )
 def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
@@ -93,3 +104,17 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
 )
 def test_a_default_is_asked_in_other_words_too(question: str, about_default: bool) -> None:
     assert analyse(question).about_default is about_default
+
+
+def test_a_default_inside_whether_is_not_what_is_asked() -> None:
+    asked = analyse("Which method tells me whether a value came from the default or the user?")
+    assert not asked.about_default
+    assert analyse("Which status code does it send by default?").about_default
+
+
+def test_a_number_word_counts_only_the_thing_asked_about() -> None:
+    asked = analyse("After how many seconds does the prompt stop waiting?")
+    assert asked.counted == ("seconds",)
+    assert not holds_cue(asked, "Click supports prompts in two different places.")
+    assert holds_cue(asked, "It waits for two seconds before giving up.")
+    assert holds_cue(asked, "The prompt times out after 30 s.")
