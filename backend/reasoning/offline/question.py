@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.text import key_terms, stem, words
+from backend.reasoning.offline.text import key_terms, split_sentences, stem, words
 
 AnswerKind = Literal[
     "yes_no",
@@ -213,7 +213,7 @@ def asking_part(question: str, phrases: bool = True) -> str:
     statements before it set the scene), without an opening clause that only sets the scene
     (a condition; with ``phrases``, also a phrase such as "On Linux,")."""
     q = question.strip()
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`\"'(])", q) if s.strip()]
+    sentences = split_sentences(q)  # "John H. Johnson" is one sentence
     asking = [s for s in sentences if s.rstrip().endswith("?")]
     q = asking[0] if len(asking) == 1 and len(sentences) > 1 else q
     q = _CONDITION_CLAUSE.sub("", q, count=1).strip() or q
@@ -295,7 +295,17 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer
         return True
+    if kind == "name":  # the name asked for is one the question does not already say
+        return any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage))
     return bool(cue.search(passage))
+
+
+def _new_name(name: str, terms: list[str]) -> bool:
+    """Has the name a word the question's terms lack? ("Context.default_map" does not answer
+    "Which Context method … the default map?"; "get_parameter_source" does.)"""
+    known = {t.lower() for t in terms} | {stem(t.lower()) for t in terms}
+    parts = re.findall(r"[a-z0-9]+", name.lower())
+    return any(p not in known and stem(p) not in known for p in parts)
 
 
 def needs_value(asked: Asked) -> bool:

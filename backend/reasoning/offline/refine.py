@@ -2,15 +2,16 @@
 
 * **Bridge hops** (multi-hop questions): the best sources of the latest hop — ranked by their
   sentence most similar to the question (cosine + 0.2 × key-term overlap + 0.05 × quality) —
-  give one name each that the question does not mention: the source's title if it reads as a
-  name (short, mostly capitalised, not a path or file name), else the capitalised span of that
-  sentence nearest a key term. The hop-2 query is the name plus the question's key terms that
-  sentence does not already contain ("Christopher Nolan born"), or, when that sentence holds
-  them all, every key term the question asks beyond its own names: a follow-up is never a
-  bare name. A date, year or number is never a bridge ("June", "2010"). A second source gives
-  a name only if it ranks within :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose
-  best sentence holds every term it asked about is answered, and no further hop is built (at
-  most :data:`MAX_HOPS` hops). Simple and list questions get bridges too: they may hide one.
+  give names the question does not mention (the best source two, the next one): the source's
+  title if it reads as a name (short, mostly capitalised, not a path or file name), then the
+  capitalised spans of that sentence nearest a key term. The hop-2 query is the name plus
+  the question's key terms that sentence does not already contain ("Christopher Nolan
+  born"), or, when that sentence holds them all, every key term the question asks beyond its
+  own names: a follow-up is never a bare name. A date, year or number is never a bridge
+  ("June", "2010"). A second source gives a name only if it ranks within
+  :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose best sentence holds every
+  term it asked about is answered, and no further hop is built (at most :data:`MAX_HOPS`
+  hops). Simple and list questions get bridges too: they may hide one.
 * **Retries** (comparisons): a compared entity that no source mentions is searched on its own
   (the planner checked it is a name, not a date or a cut-off phrase).
 * **Expansion**: when at least :data:`UNVERIFIABLE_SHARE` of the verdicts are unverifiable,
@@ -42,7 +43,8 @@ from backend.reasoning.offline.text import (
 )
 
 MAX_HOPS: Final = 3
-MAX_BRIDGES: Final = 2
+MAX_BRIDGES: Final = 3
+NAMES_PER_SOURCE: Final = (2, 1)  # names followed from the best source, and from the next
 BRIDGE_SOURCE_SHARE: Final = 0.85
 UNVERIFIABLE_SHARE: Final = 0.5
 
@@ -135,11 +137,15 @@ def bridge_entities(
     question_names = [w for e in plan.entities for w in words(e)]
     ranked = _rank_sources(plan, sources, vectors)
     lowered = " ".join(s.text for s in sources)
-    for score, source, sentence in ranked[:2]:
+    for rank, (score, source, sentence) in enumerate(ranked[:2]):
         if score < BRIDGE_SOURCE_SHARE * ranked[0][0]:
             break
         asked = [t for t in plan.key_terms if t not in question_names] or plan.key_terms
         unanswered = [t for t in asked if overlap([t], sentence) == 0]
+        # The best source's sentence may name two candidates ("Gene Hackman returned as Lex
+        # Luthor, who creates … Nuclear Man"): nearness to a key term cannot tell which one
+        # the question means, so its two nearest are followed; another source gives one.
+        taken = 0
         for name in [_clean_title(source.title), *_near_terms(sentence, plan.key_terms)]:
             if (
                 name
@@ -152,7 +158,9 @@ def bridge_entities(
                 names_in_plan.add(name.lower())
                 own = set(words(name))
                 found.append((name, [t for t in unanswered or asked if t not in own]))
-                break  # one name per source: the best one
+                taken += 1
+                if taken == NAMES_PER_SOURCE[rank]:
+                    break
     return found
 
 

@@ -442,3 +442,18 @@ async def test_refine_expands_the_question_when_most_claims_are_unverifiable(
     assert new[0].text.startswith(plan.query) and "canberra" in new[0].text.lower()
     supported = [Verdict(claim_id="C1", verdict="supported", confidence=0.6)]
     assert await engine.refine(plan, sources, supported, 1) == []
+
+
+async def test_the_best_source_gives_its_two_nearest_names_to_follow(
+    engine: OfflineEngine,
+) -> None:
+    plan = await engine.plan(
+        "What is the birthday of the man who played Lex Luthor in Superman IV?", ["docs"]
+    )
+    text = (
+        "Gene Hackman returned as Lex Luthor, who creates an evil solar-powered version of "
+        "Superman called Nuclear Man."
+    )
+    sources = [source("S1", "Superman IV", text, sub_query_ids=["q1"])]
+    bridges = [sq.purpose for sq in await engine.refine(plan, sources, [], 1)]
+    assert "bridge: Gene Hackman" in bridges and len(bridges) == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.reasoning.offline.question import analyse, holds_cue, needs_value
+from backend.reasoning.offline.question import analyse, asking_part, holds_cue, needs_value
 
 
 @pytest.mark.parametrize(
@@ -118,3 +118,15 @@ def test_a_number_word_counts_only_the_thing_asked_about() -> None:
     assert not holds_cue(asked, "Click supports prompts in two different places.")
     assert holds_cue(asked, "It waits for two seconds before giving up.")
     assert holds_cue(asked, "The prompt times out after 30 s.")
+
+
+def test_a_name_cue_is_a_name_the_question_does_not_already_say() -> None:
+    asked = analyse("Which Context method tells me whether a value came from the default map?")
+    assert not holds_cue(asked, "It can come from the command line or Context.default_map.")
+    assert holds_cue(asked, "Use Context.get_parameter_source to find out.")
+
+
+def test_an_initial_does_not_end_the_scene_of_a_question() -> None:
+    question = "How many teams attend the meeting where the John H. Johnson Award is given?"
+    assert asking_part(question) == question
+    assert analyse(question).focus == ()
