@@ -75,10 +75,34 @@ def _after(toks: list[str], signs: list[int], i: int) -> int:
 
 
 def direction_conflict(a: str, b: str) -> tuple[list[str], list[str]]:
-    """The stems both sentences move, split into (opposite ways, same way)."""
+    """The stems both sentences move, split into (opposite ways, same way). A word that
+    modifies a different noun in each sentence is not the same thing moving: "increases risk
+    of postoperative bleeding" and "prevent postoperative nausea" move bleeding and nausea,
+    not one "postoperative"."""
     da, db = directions(a), directions(b)
     shared = sorted(da.keys() & db.keys())
-    return [t for t in shared if da[t] != db[t]], [t for t in shared if da[t] == db[t]]
+    heads_a, heads_b = _next_words(a), _next_words(b)
+    opposite = [
+        t
+        for t in shared
+        if da[t] != db[t] and not (heads_a.get(t) and heads_b.get(t) and heads_a[t] != heads_b[t])
+    ]
+    return opposite, [t for t in shared if da[t] == db[t]]
+
+
+def _next_words(sentence: str) -> dict[str, str | None]:
+    """For each content stem (first use), the stem of the content word right after it, or
+    None when a stopword or punctuation follows (the word ends its phrase)."""
+    toks = tokens(sentence)
+    out: dict[str, str | None] = {}
+    for i, token in enumerate(toks):
+        word = token.lower()
+        if not re.match(r"\w", word) or word in STOPWORDS or stem(word) in out:
+            continue
+        nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
+        content = bool(re.match(r"\w", nxt)) and nxt not in STOPWORDS
+        out[stem(word)] = stem(nxt) if content else None
+    return out
 
 
 def direction_signal(a: str, b: str) -> Signal | None:

@@ -46,6 +46,18 @@ class SentenceVectors:
                 return np.zeros((0, DIMENSIONS), dtype=np.float32)
             return np.stack([self._cache[t] for t in texts])
 
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """Every cached vector by text (to keep between runs of a benchmark)."""
+        with self._lock:
+            return dict(self._cache)
+
+    def preload(self, vectors: dict[str, np.ndarray]) -> None:
+        """Take vectors computed earlier by the same embedder; the cache then holds at least
+        them (its size limit grows to fit)."""
+        with self._lock:
+            self._cache.update(vectors)
+            self._max_cached = max(self._max_cached, len(self._cache))
+
     def cosine(self, left: list[str], right: list[str]) -> np.ndarray:
         """Cosine similarities, shape (len(left), len(right)), rounded to four places."""
         if not left or not right:

@@ -37,3 +37,11 @@ def test_words_moved_the_same_way_are_no_contradiction() -> None:
         "In the trial, regular exercise reduced blood pressure in adults.",
     )
     assert signal is None
+
+
+def test_a_modifier_of_different_nouns_moving_opposite_ways_is_no_contradiction() -> None:
+    claim = "Dexamethasone increases risk of postoperative bleeding."
+    other = "Dexamethasone is widely used to prevent postoperative nausea and vomiting."
+    assert direction_signal(claim, other) is None
+    # the same noun after it still conflicts
+    assert direction_signal(claim, "Dexamethasone prevents postoperative bleeding.") is not None
