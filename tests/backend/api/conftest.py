@@ -275,7 +275,8 @@ def restartable(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Restartable]:
     """A server home per database kind, with the tide corpus, for tests that restart it;
-    each test looks only at its own runs."""
+    each test's checks hold whatever runs the others left (its own runs, or the history as
+    a whole before and after its restart)."""
     home = tmp_path_factory.mktemp("restart") / "home"
     with ExitStack() as stack:
         if request.param == "sqlite":
