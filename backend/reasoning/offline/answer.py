@@ -159,7 +159,10 @@ def direct_answer(
         lead = _yes_or_no(plan.query, pick.best.passage.quote)
     first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
     hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
-    if hop is None and asked.kind != "yes_no":
+    # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
+    # and a passage sharing the question's words there is noise ("… a command line tool that
+    # resembles a version control system" after the `--version` recipe).
+    if hop is None and asked.kind != "yes_no" and not asked.how_to:
         hop = complement(asked, pick)
     if hop is not None:
         # "He won the Laurence Olivier Award …" says who only through its document's title.

@@ -328,3 +328,31 @@ async def test_each_side_of_a_comparison_speaks_from_its_own_page(engine: Offlin
     assert "consists of 118 species" in report.answer
     assert "wallisii" not in report.answer
     assert "cashew family" in report.answer
+
+
+async def test_steps_get_no_second_link_from_a_document_sharing_words(
+    engine: OfflineEngine,
+) -> None:
+    """Click's docs: the `--version` recipe leaves "command line tool" out, and another page
+    has those words about something else."""
+    sources = [
+        source(
+            "S1",
+            "Options",
+            "Here an example for a `--version` flag:\n\n```\n@click.command()\n"
+            "@click.option('--version', is_flag=True, callback=print_version)\n"
+            "def hello():\n    click.echo('Hello World!')\n```",
+        ),
+        source(
+            "S2",
+            "Complex Applications",
+            "In this example, we want to build a command line tool that resembles a version "
+            "control system. Systems like Git usually provide one over-arching command that "
+            "already accepts some parameters and configuration, and then have extra "
+            "subcommands that do other things.",
+        ),
+    ]
+    question = "How do I add a --version option to my command line tool?"
+    _, report = await _run(engine, question, sources)
+    assert "--version" in report.answer
+    assert "version control system" not in report.answer
