@@ -69,8 +69,19 @@ def inspector_available() -> bool:
 
 
 def run_inspector(args: list[str], timeout: float = 180.0) -> tuple[int, Any, str]:
-    """Run ``npx -y @modelcontextprotocol/inspector@2 --cli ARGS``; return (code, json, stderr)."""
-    command = ["npx", "-y", "@modelcontextprotocol/inspector@2", "--cli", *args]
+    """Run ``npx -y @modelcontextprotocol/inspector@2 --cli ARGS``; return (code, json, stderr).
+
+    The Inspector gives a server 15 s to connect by default; a stdio server importing
+    ChromaDB on a loaded 2-core machine can need more, so it gets 120 s."""
+    command = [
+        "npx",
+        "-y",
+        "@modelcontextprotocol/inspector@2",
+        "--cli",
+        "--connect-timeout",
+        "120000",
+        *args,
+    ]
     proc = subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT, check=False
     )
