@@ -53,6 +53,13 @@ CORPORA = {
         docs="docs",
         suffixes=(".rst",),
     ),
+    "structlog": Corpus(
+        package="structlog",
+        version="25.1.0",  # MyST Markdown, plus one reStructuredText file (api.rst)
+        sha256="2ef2a572e0e27f09664965d31a576afe64e46ac6084ef5cec3c2b8cd6e4e3ad3",
+        docs="docs",
+        suffixes=(".md", ".rst"),
+    ),
 }
 
 
