@@ -90,22 +90,22 @@ _ROLE = re.compile(r"^:[\w:+.-]+:`(?P<text>.*)`$", re.DOTALL)
 _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
 # Sphinx directives whose body is not prose: lists of documents or objects to pull in.
-_SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure|todo)$")
+SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure|todo)$")
 # Sphinx directives (and extensions' ones: `click:example`, `jupyter-execute`) whose body is
 # code to show or to run: it stays a code block, never read as prose.
-_CODE_DIRECTIVES = re.compile(
+CODE_DIRECTIVES = re.compile(
     r"^(?:example|run|code|code-block|sourcecode|doctest|testcode|testoutput|testsetup|"
     r"ipython|jupyter-execute|execute|prompt|console|terminal|program-output|command-output)$"
 )
 # Directives that only set something for the tools ("currentmodule click", "highlight
 # python"): a reader has nothing to read in them.
-_SETTING_DIRECTIVES = re.compile(
+SETTING_DIRECTIVES = re.compile(
     r"^(?:currentmodule|module|highlight|index|meta|default-role|default-domain|role|"
     r"rst-class|cssclass|tabularcolumns|sectionauthor|moduleauthor|codeauthor)$"
 )
 # Sphinx directives shown by their body alone, or with a label a reader knows.
-_TRANSPARENT_DIRECTIVES = {"only", "ifconfig", "tabs", "tab-set", "container"}
-_DIRECTIVE_LABELS = {
+TRANSPARENT_DIRECTIVES = {"only", "ifconfig", "tabs", "tab-set", "container"}
+DIRECTIVE_LABELS = {
     "versionadded": "New in version {}",
     "versionchanged": "Changed in version {}",
     "deprecated": "Deprecated since version {}",
@@ -235,13 +235,13 @@ def _inline_text(node: Any) -> str:
         elif isinstance(child, nodes.literal):
             parts.append(f"`{child.astext()}`")
         elif isinstance(child, nodes.problematic):
-            parts.append(_role_text(child.astext()))
+            parts.append(role_text(child.astext()))
         elif isinstance(child, nodes.Element):
             parts.append(_inline_text(child))
     return "".join(parts)
 
 
-def _role_text(source: str) -> str:
+def role_text(source: str) -> str:
     """What Sphinx shows for a role: `Title <target>` → Title, ~a.b.Name → Name."""
     role = _ROLE.match(source)
     shown = role.group("text") if role else source
@@ -310,20 +310,20 @@ def _unknown_directive(message: Any) -> str:
     if directive is None:
         return ""
     name = directive.group("name").split(":")[-1].lower()
-    if _SKIPPED_DIRECTIVES.match(name):
+    if SKIPPED_DIRECTIVES.match(name):
         return ""
     while rest and rest[0].strip().startswith(":"):
         rest = rest[1:]  # the directive's options
     source = textwrap.dedent("\n".join(rest)).strip("\n")
-    if _CODE_DIRECTIVES.match(name):
+    if CODE_DIRECTIVES.match(name):
         return f"```\n{source}\n```" if source.strip() else ""
-    if name in _TRANSPARENT_DIRECTIVES:
+    if name in TRANSPARENT_DIRECTIVES:
         return rst_to_markdown(source).markdown
-    if _SETTING_DIRECTIVES.match(name):
+    if SETTING_DIRECTIVES.match(name):
         return ""
     body = rst_to_markdown(source).markdown
     args = directive.group("args").strip()
-    label = _DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
+    label = DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
     if not body:
         return label
     return f"{label}: {body}" if "\n\n" not in body else f"{label}:\n\n{body}"

@@ -24,6 +24,7 @@ from mcp_servers.document_store.formats import (
     mdx_to_markdown,
     rst_to_markdown,
 )
+from mcp_servers.document_store.myst import myst_to_markdown
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 BINARY_SUFFIXES = (".pdf", ".docx")  # the other formats are text and hold no NUL byte
@@ -212,6 +213,7 @@ def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
     meta, text = _front_matter(_decode(data, name).replace("\r\n", "\n"))
     if Path(name).suffix.lower() == ".mdx":
         text = mdx_to_markdown(text)
+    text = myst_to_markdown(text)
     title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
     date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
     return [

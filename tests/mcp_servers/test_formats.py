@@ -241,3 +241,137 @@ def test_docx_headings_become_sections_and_tables_rows_of_text() -> None:
 def test_a_file_that_is_not_a_docx_is_an_error_saying_so(data: bytes, message: str) -> None:
     with pytest.raises(IngestError, match=message):
         load_bytes(data, "notes.docx")
+
+
+# --- MyST Markdown (Sphinx's Markdown) -------------------------------------------
+
+MYST = b"""(install)=
+# Getting started
+
+% a comment for the writers only
+
+The default logger is {class}`structlog.PrintLogger`; see {doc}`the guide <testing>`
+and {func}`~structlog.processors.format_exc_info`.[^win]
+
+:::{warning}
+For pretty exceptions, {func}`format_exc_info` must be **absent**.
+:::
+
+::::{important}
+Outer text.
+
+:::{note}
+Inner text.
+:::
+::::
+
+```{doctest}
+>>> import structlog
+>>> structlog.get_logger().info("hi")
+```
+
+```{code-block} python
+:caption: example.py
+
+import structlog
+```
+
+```{toctree}
+:maxdepth: 2
+
+api
+```
+
+:::{deprecated} 22.1.0
+Use `contextvars` instead.
+:::
+
+```{eval-rst}
+.. note::
+
+   Written in *RST*.
+```
+
+[^win]: Colorama is needed on Windows.
+"""
+
+
+def test_myst_roles_show_what_sphinx_shows_as_code_for_code_objects() -> None:
+    (doc,) = load_bytes(MYST, "start.md")
+    assert "The default logger is `structlog.PrintLogger`; see the guide" in doc.content
+    assert "and `format_exc_info`." in doc.content
+    assert "{class}" not in doc.content and "{func}" not in doc.content
+    assert "[^win]" not in doc.content
+    assert "Colorama is needed on Windows." in doc.content
+
+
+def test_myst_labels_and_comments_leave_nothing() -> None:
+    (doc,) = load_bytes(MYST, "start.md")
+    assert "(install)=" not in doc.content
+    assert "writers only" not in doc.content
+    assert doc.title == "Getting started"
+
+
+def test_myst_admonitions_keep_their_text_with_a_label_and_nest() -> None:
+    (doc,) = load_bytes(MYST, "start.md")
+    assert "Warning: For pretty exceptions, `format_exc_info` must be **absent**." in doc.content
+    assert "Outer text." in doc.content and "Note: Inner text." in doc.content
+    assert ":::" not in doc.content
+    assert "Deprecated since version 22.1.0: Use `contextvars` instead." in doc.content
+
+
+def test_myst_code_directives_stay_code_and_tool_directives_leave_nothing() -> None:
+    (doc,) = load_bytes(MYST, "start.md")
+    assert '```\n>>> import structlog\n>>> structlog.get_logger().info("hi")\n```' in doc.content
+    assert "```python\nimport structlog\n```" in doc.content
+    assert ":caption:" not in doc.content
+    assert "maxdepth" not in doc.content and "{toctree}" not in doc.content
+    prose = " ".join(c.text for c in chunk_text(doc.content) if "```" not in c.text)
+    assert "get_logger().info" not in prose
+
+
+def test_myst_eval_rst_blocks_are_read_as_rst() -> None:
+    (doc,) = load_bytes(MYST, "start.md")
+    assert "Note: Written in RST." in doc.content
+    assert "eval-rst" not in doc.content and ".. note::" not in doc.content
+
+
+def test_plain_markdown_is_not_touched_by_the_myst_reader() -> None:
+    text = b"# Title\n\n% of users said yes. A {brace} and [^not-a-ref] stay.\n\n```\nx\n```\n"
+    (doc,) = load_bytes(text, "plain.md")
+    assert "% of users said yes. A {brace} and [^not-a-ref] stay." in doc.content
+
+
+MYST_DEFINITIONS = b"""# Exceptions
+
+The most common use-cases are covered by the following processors:
+
+{func}`structlog.processors.format_exc_info`
+
+: Formats it to a flat string like the standard library would.
+
+{class}`structlog.dev.RichTracebackFormatter`
+
+: Uses Rich to render a colorful traceback.
+  It's a class because it allows for customizing the output.
+: It's the default if Rich is installed.
+
+**event_dict**
+
+: Current context together with the current event.
+"""
+
+
+def test_myst_definition_lists_keep_each_definition_with_its_term() -> None:
+    (doc,) = load_bytes(MYST_DEFINITIONS, "exceptions.md")
+    assert (
+        "- `structlog.processors.format_exc_info`: Formats it to a flat string like the "
+        "standard library would." in doc.content
+    )
+    assert (
+        "- `structlog.dev.RichTracebackFormatter`: Uses Rich to render a colorful traceback. "
+        "It's a class because it allows for customizing the output. It's the default if Rich "
+        "is installed." in doc.content
+    )
+    assert "- **event_dict**: Current context together with the current event." in doc.content
+    assert "\n: " not in doc.content
