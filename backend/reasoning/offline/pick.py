@@ -228,7 +228,9 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     found = (
         (top.coverage >= MIN_COVERAGE or top.similarity >= CLOSE_SIMILARITY)
         and (top.cue or not needs_value(asked))
-        and not unknown_names(plan.query, sources)
+        # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
+        # variable wins?") says where the asker is, not what the documents must know.
+        and not unknown_names(asking_part(plan.query, phrases=False), sources)
         and (not named or not needs_value(asked) or _names_any(top.passage, named))
     )
     return Pick(top, found, _denial(asked, plan.query, scored, idf), scored, idf)

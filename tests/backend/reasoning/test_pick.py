@@ -60,6 +60,16 @@ async def test_a_question_naming_what_no_source_mentions_is_not_found(
     assert unknown_names("How do I use a proxy with Kerberos?", sources) == ["Kerberos"]
 
 
+async def test_a_name_only_the_scene_of_the_question_uses_does_not_make_it_unanswered(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Proxies", PROXIES)]
+    question = "Our CI runs behind Zscaler. How do I configure a proxy for a client?"
+    pick = await _pick(engine, question, sources)
+    assert pick.found and pick.best is not None
+    assert "configured for a client" in pick.best.passage.text
+
+
 async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> None:
     pick = await _pick(
         engine, "How do I enable HTTPS proxies in HTTPX?", [source("S1", "Proxies", PROXIES)]
