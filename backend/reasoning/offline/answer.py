@@ -41,6 +41,7 @@ from backend.reasoning.offline.text import (
     mentions,
     overlap,
     word_set,
+    words,
 )
 
 _EARLY: Final = {"first", "earlier", "earliest", "older", "oldest", "before", "sooner"}
@@ -98,6 +99,8 @@ class Answer:
 
 
 OWN_PAGE_SHARE: Final = 0.8  # a side's own document's passage is preferred scoring this close
+SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scoring this close
+SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
@@ -221,7 +224,8 @@ def _passage_per_part(
             side = sq.purpose.removeprefix(purpose)
             named = [s for s in sources if mentions(s.text, side)]
             pick = choose(asked, view, named, vectors) if named else None
-            best = _naming(pick, side, parts) if pick else None
+            others = [e for e in plan.entities if e != side]
+            best = _naming(pick, side, parts, others) if pick else None
             if pick is not None and best is not None:
                 parts.append(
                     _passage_answer(best, claims, verdicts, lead=f"{side}:", found=pick.found)
@@ -278,9 +282,12 @@ def _overlaps(a: Passage, b: Passage) -> bool:
     return a.source.id == b.source.id and bool(set(a.sentences) & set(b.sentences))
 
 
-def _naming(pick: Pick, side: str, used: list[Answer]) -> Choice | None:
+def _naming(
+    pick: Pick, side: str, used: list[Answer], others: list[str] | None = None
+) -> Choice | None:
     """The best passage that names the compared thing itself (a one-word name or identifier
-    exactly: "BackgroundTask" is not "BackgroundTasks"), not already used for another side."""
+    exactly: "BackgroundTask" is not "BackgroundTasks"), not already used for another side;
+    among those scoring close, one whose sentence is about it (it is named first)."""
     taken = {a.passage.quote for a in used if a.passage is not None}
     named = [
         c
@@ -296,7 +303,26 @@ def _naming(pick: Pick, side: str, used: list[Answer]) -> Choice | None:
         for c in named
         if _is_about(c.passage.source.title, side) and c.score >= OWN_PAGE_SHARE * named[0].score
     )
-    return next(own, named[0])
+    chosen = next(own, named[0])
+    if _is_about(chosen.passage.source.title, side):
+        return chosen
+    # "`WriteLogger` writes log entries atomically" says what WriteLogger does; "you must use
+    # `WriteLogger` instead of `PrintLogger`" says what the reader should do.
+    subject = (
+        c
+        for c in named
+        if c.score >= SUBJECT_SHARE * chosen.score and _is_subject(c.passage.quote, side, others)
+    )
+    return next(subject, chosen)
+
+
+def _is_subject(text: str, side: str, others: list[str] | None) -> bool:
+    """Is the side named among the first words of the passage, before any other side?"""
+    lowered = text.lower()
+    at = lowered.find(side.lower())
+    if at < 0 or len(words(text[:at])) > SUBJECT_WORDS:
+        return False
+    return not any(0 <= lowered.find(o.lower()) < at for o in others or [])
 
 
 def _is_about(title: str, side: str) -> bool:

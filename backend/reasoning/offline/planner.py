@@ -68,7 +68,7 @@ _CODE_LOOK: Final = re.compile(
 )
 # A code identifier is a name even in lower case: `follow_redirects`, Client.send(), httpx.get.
 _IDENTIFIER: Final = re.compile(
-    r"`[^`]+`|\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
+    r"`[^`]+`|(?<![\w.])\.?\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
     r"|\b[a-z]+[A-Z]\w*\b"
 )
 
@@ -103,11 +103,20 @@ _YES_NO: Final = re.compile(
 )
 _PAIR_HINT: Final = re.compile(r"\b(?:both|same|similar|alike|either|also)\b", re.I)
 _JOINER: Final = re.compile(
-    r"^\s*,?\s+(?P<j>or|vs\.?|versus|and|(?:[a-z]+\s+){1,2}than)\s+(?:the\s+)?$", re.I
+    r"^\s*,?\s+(?P<j>or|vs\.?|versus|and|(?:[a-z]+\s+){1,2}than|compared (?:with|to)|"
+    r"as opposed to)\s+(?:the\s+|of\s+)?$",
+    re.I,
+)
+# A question that says it compares: two names joined by "and" are then its two sides ("How
+# do PrintLogger and WriteLogger differ …?", "how do find_object and ensure_object behave
+# differently?").
+_COMPARING_CUE: Final = re.compile(
+    r"\b(?:differ|differs|differently|difference|differences|compared?|comparison|versus|vs)\b",
+    re.I,
 )
 # Words of the comparison itself: not search terms for one side.
 _COMPARING: Final = word_set(
-    "differ differs differed different difference compare compared comparing contrast "
+    "differ differs differed different differently difference compare compared comparing contrast "
     "versus vs similar similarities same alike better worse prefer preferred choose"
 )
 _NAME_LINK: Final = re.compile(r"\s+(?:(?:of|the|for|de|del|von|van|der|du|la|le|y)\s+){1,3}")
@@ -286,7 +295,9 @@ def comparison_entities(query: str) -> list[str]:
         if joiner is None:
             continue
         if joiner.group("j").lower() == "and":
-            if not (_YES_NO.match(query) or _PAIR_HINT.search(query)):
+            if not (
+                _YES_NO.match(query) or _PAIR_HINT.search(query) or _COMPARING_CUE.search(query)
+            ):
                 continue
             # "A and B and C": which "and" joins the two sides is a guess.
             around = query[max(0, start_a - 5) : start_a] + query[end_b : end_b + 5]
@@ -390,7 +401,7 @@ def _positioned_names(query: str) -> list[tuple[str, int, int]]:
 def _clean_entity(text: str) -> str:
     text = text.strip().strip("\"'“”‘’`").strip()
     text = re.sub(r"^(?:the|a|an|between)\s+", "", text, flags=re.I)
-    text = re.sub(r"^(?:is|was|are|were)\s+", "", text, flags=re.I)
+    text = re.sub(r"^(?:is|was|are|were|using)\s+", "", text, flags=re.I)
     if len(text.split()) > 8 or not any(ch.isalnum() for ch in text):
         return ""
     return text

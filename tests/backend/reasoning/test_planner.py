@@ -89,6 +89,34 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         ["offline engine", "LLM engine"],
     ),
+    # Two code names and a word that says they are compared.
+    (
+        "How do PrintLogger and WriteLogger differ in the way they write to a file?",
+        "comparison",
+        ["PrintLogger way write file", "WriteLogger way write file"],
+    ),
+    (
+        "When nothing is found, how do find_object and ensure_object behave differently?",
+        "comparison",
+        ["find_object nothing found behave", "ensure_object nothing found behave"],
+    ),
+    (
+        "Reading the request with .stream() versus .body(): what changes?",
+        "comparison",
+        each_contains("request"),
+    ),
+    (
+        "What's the difference between the output of format_exc_info and of dict_tracebacks?",
+        "comparison",
+        ["format_exc_info output", "dict_tracebacks output"],
+    ),
+    (
+        "What happens to positional arguments with render_to_log_args_and_kwargs compared with "
+        "render_to_log_kwargs?",
+        "comparison",
+        each_contains("positional arguments"),
+    ),
+    ("How do I install PrintLogger and WriteLogger?", "simple", []),
     # Shapes that look like comparisons but whose sides are not nameable things.
     ("What is the difference between a process and a thread?", "simple", []),
     ("How do the uses differ?", "simple", []),

@@ -356,3 +356,27 @@ async def test_steps_get_no_second_link_from_a_document_sharing_words(
     _, report = await _run(engine, question, sources)
     assert "--version" in report.answer
     assert "version control system" not in report.answer
+
+
+async def test_each_side_of_a_comparison_is_answered_by_a_sentence_about_it(
+    engine: OfflineEngine,
+) -> None:
+    """structlog's docs: "you must use WriteLogger instead of PrintLogger" names both, but
+    says what the reader should do; the next sentence says what PrintLogger does."""
+    sources = [
+        source(
+            "S1",
+            "Standard Library Logging",
+            "If you want to use the same file for both structlog and logging output, you must "
+            "use `WriteLogger` instead of `PrintLogger`. This is because `PrintLogger` uses "
+            "`print()` to write the message and a newline to the stream separately. This can "
+            "cause interleaving of log entries. `WriteLogger` writes log entries atomically "
+            "to the file.",
+        ),
+    ]
+    question = "How do PrintLogger and WriteLogger differ in the way they write to a file?"
+    _, report = await _run(engine, question, sources)
+    assert "`PrintLogger` uses `print()`" in report.answer or "PrintLogger uses print()" in (
+        report.answer
+    )
+    assert "writes log entries atomically" in report.answer
