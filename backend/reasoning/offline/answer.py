@@ -292,7 +292,8 @@ def _naming(
     named = [
         c
         for c in pick.ranked or []
-        if c.passage.quote not in taken and _names(c.passage.quote, side)
+        # What a reader sees names it: "…and [exceptions](format_exc_info)" does not.
+        if c.passage.quote not in taken and _names(c.passage.text, side)
     ]
     if not named:
         return None

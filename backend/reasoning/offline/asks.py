@@ -49,7 +49,9 @@ _OPENING_CLAUSE: Final = re.compile(
     r"^(?P<c>(?:to|for|if|when|in|on|with|after|before|once|while|since|given)\b[^,?]{3,120}),\s+",
     re.I,
 )
-_PRONOUN: Final = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.I)
+_PRONOUN: Final = re.compile(
+    r"\b(?:it|its|they|them|their|this|that|these|those|each|both|either)\b", re.I
+)
 _IDENTIFIER: Final = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[A-Za-z]+[A-Z]\w*\b|@\w+")
 
 

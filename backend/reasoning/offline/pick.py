@@ -373,8 +373,8 @@ def _denial(
     if _DENIAL.search(question) or _ASKS_ABOUT_CHANGE.search(question):
         return None  # "When was X removed?" asks about the removal itself
     known = [t for t in dict.fromkeys(asked.terms) if stem(t.lower()) in idf]
-    if not known:
-        return None
+    if len(known) < 2:
+        return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
     for choice in scored:
         passage = choice.passage

@@ -25,6 +25,13 @@ def test_a_later_ask_with_a_pronoun_carries_the_setting_and_the_first_asks_names
     )
 
 
+def test_a_later_ask_about_each_of_the_first_asks_items_carries_its_names() -> None:
+    _, second = asks(
+        "What values can I put under exc_info in a log call, and what does structlog do with each?"
+    )
+    assert second.scored == "exc_info What does structlog do with each?"
+
+
 @pytest.mark.parametrize(
     ("question", "setting"),
     [

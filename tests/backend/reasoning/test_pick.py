@@ -78,6 +78,11 @@ async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> No
     assert "does not properly support HTTPS proxies" in pick.denial.passage.text
 
 
+async def test_one_shared_word_is_not_enough_to_deny_a_premise(engine: OfflineEngine) -> None:
+    pick = await _pick(engine, "What does HTTPX do with each?", [source("S1", "Proxies", PROXIES)])
+    assert pick.denial is None
+
+
 async def test_a_question_asking_whether_is_not_a_denied_premise(engine: OfflineEngine) -> None:
     pick = await _pick(
         engine, "Does HTTPX support HTTPS proxies?", [source("S1", "Proxies", PROXIES)]
