@@ -380,4 +380,3 @@ async def test_each_side_of_a_comparison_is_answered_by_a_sentence_about_it(
         report.answer
     )
     assert "writes log entries atomically" in report.answer
-
