@@ -18,8 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from backend.config import Settings
 from backend.mcp_client import ToolCallError, call_tool, server_session
-from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
-from mcp_servers.document_store.walk import FoundFile, Walk, walk
+from marsa_common.files import SUPPORTED_SUFFIXES, FoundFile, Walk, walk
 
 PLAIN_EVERY = 5.0
 """Seconds between progress lines when stderr is not a terminal (a log, CI)."""

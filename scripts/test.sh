@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/ruff check backend mcp_servers tests bench
-.venv/bin/mypy backend mcp_servers
+.venv/bin/ruff check backend marsa_common mcp_servers tests bench
+.venv/bin/mypy backend marsa_common mcp_servers
 .venv/bin/pytest -q "$@"

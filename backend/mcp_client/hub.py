@@ -42,7 +42,7 @@ from backend.mcp_client.session import (
     ToolCallError,
     ToolTimeout,
 )
-from mcp_servers.common.validation import MAX_ARGUMENT_DEPTH, depth
+from marsa_common.validation import MAX_ARGUMENT_DEPTH, depth
 
 OnCall = Callable[[CallRecord], Awaitable[None] | None]
 

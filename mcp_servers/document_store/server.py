@@ -14,13 +14,12 @@ from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field
 
 from backend.config import Settings, get_settings
-from mcp_servers.common import validation
+from marsa_common import validation
+from marsa_common.embeddings import EmbedderError
+from marsa_common.files import MAX_FILE_BYTES, SUPPORTED_SUFFIXES
 from mcp_servers.common.logging import ToolCallLogMiddleware
-from mcp_servers.document_store.embeddings import EmbedderError
 from mcp_servers.document_store.ingest import (
     LIFECYCLE_KEYS,
-    MAX_FILE_BYTES,
-    SUPPORTED_SUFFIXES,
     Document,
     IngestError,
     load_bytes,
@@ -238,7 +237,7 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
     ) -> IngestResult:
         """Add one document. The same content again adds nothing; new content for the same
         source_url replaces the old version. The REST API's rules apply
-        (mcp_servers/common/validation.py): title and content not blank and without NUL, an
+        (marsa_common/validation.py): title and content not blank and without NUL, an
         http(s) source_url, published_date as YYYY-MM-DD."""
         title = _checked(validation.text, "title", title, validation.MAX_TITLE_CHARS)
         _checked(validation.text, "content", content, MAX_CONTENT_CHARS)

@@ -21,7 +21,7 @@ import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
 from backend.config import Settings
-from mcp_servers.document_store.embeddings import Embedder, make_embedder
+from marsa_common.embeddings import Embedder, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text, make_doc_id
 from mcp_servers.document_store.keyword import KeywordIndex
 from mcp_servers.document_store.models import IngestResult, IngestStatus, SearchHit, SearchMode

@@ -12,7 +12,7 @@ from fastmcp.exceptions import ToolError
 from github.GithubException import GithubException
 
 from backend.config import Settings
-from mcp_servers.common.logging import scrub
+from marsa_common.secrets import scrub
 from mcp_servers.github_server.client import request_timeout
 
 # GitHub owner: letters, digits, hyphens; repository: letters, digits, '.', '_', '-'.

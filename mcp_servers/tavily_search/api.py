@@ -23,7 +23,7 @@ from tavily.errors import ForbiddenError
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
 from backend.config import Settings
-from mcp_servers.common.logging import scrub
+from marsa_common.secrets import scrub
 
 KEY_HINT = (
     "set TAVILY_API_KEY in the environment of the web-search server, or put "

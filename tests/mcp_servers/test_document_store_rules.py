@@ -1,5 +1,5 @@
 """The document store's MCP tools refuse what the REST API refuses (one set of rules,
-mcp_servers/common/validation.py), and say what they did."""
+marsa_common/validation.py), and say what they did."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from backend.config import Settings
-from mcp_servers.common import validation
+from marsa_common import validation
 from mcp_servers.document_store import create_server
 
 BAD_DOCUMENTS: list[tuple[dict[str, Any], str]] = [

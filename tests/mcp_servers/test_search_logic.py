@@ -13,7 +13,7 @@ import pytest
 from chromadb.config import Settings as ChromaSettings
 
 from backend.config import Settings
-from mcp_servers.document_store.embeddings import (
+from marsa_common.embeddings import (
     EmbedderError,
     HttpEmbedder,
     MiniLMOnnxEmbedder,

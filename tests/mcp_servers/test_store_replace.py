@@ -25,8 +25,8 @@ from fastmcp import Client
 
 from backend.config import Settings
 from backend.mcp_client import server_env
+from marsa_common.embeddings import Embedder, EmbedderError, make_embedder
 from mcp_servers.document_store import create_server
-from mcp_servers.document_store.embeddings import Embedder, EmbedderError, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text
 from mcp_servers.document_store.store import ADD_BATCH, DocumentStore
 from tests.fakes.embeddings_api import vector_for

@@ -20,8 +20,8 @@ from backend.mcp_client import (
     ToolCallError,
     ToolTimeout,
 )
-from mcp_servers.common import validation
-from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
+from marsa_common import validation
+from marsa_common.files import SUPPORTED_SUFFIXES
 
 router = APIRouter(prefix="/api/documents", tags=["documents"])
 

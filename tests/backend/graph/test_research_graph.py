@@ -14,7 +14,7 @@ from backend.config import Settings
 from backend.graph.context import ResearchContext
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
-from backend.reasoning.llm_engine import LLMEngine
+from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backend.graph.citations import REMOVED_MARK, check_citations
+from backend.reasoning.citations import REMOVED_MARK, check_citations
 from backend.reasoning.models import Citation, Source
 
 SOURCES = {
