@@ -14,6 +14,7 @@ from fastmcp.exceptions import ToolError
 from backend.config import Settings
 from marsa_common import validation
 from mcp_servers.document_store import create_server
+from mcp_servers.document_store.settings import DocsSettings
 
 BAD_DOCUMENTS: list[tuple[dict[str, Any], str]] = [
     ({"title": "t", "content": "c", "source_url": "javascript:alert(1)"}, "http"),
@@ -30,7 +31,7 @@ the same list: tests/backend/api/test_documents_api.py)."""
 
 @pytest.fixture
 async def client(settings: Settings) -> AsyncIterator[Client]:
-    async with Client(create_server(settings)) as c:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as c:
         yield c
 
 
@@ -75,7 +76,7 @@ async def test_ingest_file_refuses_a_file_with_nothing_in_it(
 async def test_an_unchanged_document_reports_the_chunks_it_has(settings: Settings) -> None:
     settings = settings.model_copy(update={"chunk_words": 40, "chunk_overlap": 0})
     content = "\n\n".join(f"Paragraph {n} " + "word " * 39 for n in range(13))
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as client:
         first = (
             await client.call_tool("ingest_document", {"title": "Long", "content": content})
         ).structured_content

@@ -18,6 +18,7 @@ from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 from tests.fakes.chat_model import ScriptedChatModel
 from tests.helpers import REPO_ROOT, assert_research_result
@@ -61,7 +62,7 @@ def engine() -> OfflineEngine:
 
 @pytest.fixture
 def store_settings(settings: Settings) -> Iterator[Settings]:
-    store = DocumentStore(settings)
+    store = DocumentStore(DocsSettings.taken_from(settings))
     store.ingest(Document(title=t, content=c, source=f"corpus:{t}") for t, c in CORPUS)
     yield settings
 
@@ -236,7 +237,7 @@ LONG_DOC = " ".join(
 async def test_chunks_of_one_document_are_one_numbered_source(
     settings: Settings, engine: OfflineEngine
 ) -> None:
-    DocumentStore(settings).ingest(
+    DocumentStore(DocsSettings.taken_from(settings)).ingest(
         [Document(title="Harbour manual", content=LONG_DOC, source="corpus:manual")]
     )
     result = await research(settings, engine, "How many tonnes does a quay crane lift?")

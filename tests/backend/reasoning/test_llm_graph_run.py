@@ -22,6 +22,7 @@ from backend.reasoning.models import Claim, Plan, Report, Source, SubQuery, Verd
 from backend.reasoning.offline import OfflineEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 from tests.fakes.chat_model import Answer, ScriptedChatModel
 
@@ -41,7 +42,7 @@ _BLOCK = re.compile(r'<source id="(S\d+)" title="([^"]*)"')
 
 @pytest.fixture
 def store_settings(settings: Settings) -> Iterator[Settings]:
-    DocumentStore(settings).ingest(
+    DocumentStore(DocsSettings.taken_from(settings)).ingest(
         Document(title=t, content=c, source=f"corpus:{t}") for t, c in CORPUS
     )
     yield settings
