@@ -35,7 +35,7 @@ from backend.mcp_client.models import (
     structured_of,
     tool_info,
 )
-from backend.mcp_client.registry import SERVERS, connection_for
+from backend.mcp_client.registry import SERVERS, connection_for, setting_value
 from backend.mcp_client.session import (
     ServerConnectionLost,
     ServerUnavailable,
@@ -45,9 +45,6 @@ from backend.mcp_client.session import (
 from marsa_common.validation import MAX_ARGUMENT_DEPTH, depth
 
 OnCall = Callable[[CallRecord], Awaitable[None] | None]
-
-NO_WEB_KEY = "no TAVILY_API_KEY set"
-NO_GITHUB_TOKEN = "no GITHUB_TOKEN: 60 requests/hour, no code search"
 
 
 class MCPHub:
@@ -135,8 +132,9 @@ class MCPHub:
             transport=transport,
             builtin=name not in self.extras,
         )
-        if name == "web" and self.settings.tavily_api_key is None:
-            status.reason = NO_WEB_KEY  # the server would refuse every search: do not start it
+        spec = SERVERS.get(name)
+        if spec and spec.required and setting_value(self.settings, spec.required) is None:
+            status.reason = spec.missing_required  # it would refuse every call: do not start it
             return status
         held = HeldSession(name, connection, self.start_timeout)
         try:
@@ -151,8 +149,9 @@ class MCPHub:
         return status
 
     def _note(self, name: str) -> str:
-        if name == "github" and self.settings.github_token is None:
-            return NO_GITHUB_TOKEN
+        spec = SERVERS.get(name)
+        if spec and spec.optional and setting_value(self.settings, spec.optional) is None:
+            return spec.missing_optional
         return "ready"
 
     # --- queries -----------------------------------------------------------------------
