@@ -231,7 +231,7 @@ def research(
         err.print(f"wrote {output}")
     else:
         sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
-    if result.get("status") != "done":
+    if result.status != "done":
         raise typer.Exit(1)
 
 

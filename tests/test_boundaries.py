@@ -62,6 +62,7 @@ def test_the_shared_package_imports_neither_side() -> None:
     ("package", "forbidden"),
     [
         ("backend/reasoning", ("backend.graph", "backend.api", "backend.cli")),
+        ("backend/api", ("backend.cli", "backend.research_cli", "backend.ingest_cli")),
         ("backend/scoring.py", ("backend.graph", "backend.reasoning", "backend.sources")),
     ],
 )

@@ -114,7 +114,7 @@ async def run(
                 )
                 started = time.perf_counter()
                 try:
-                    result = await run_research(question["question"], ctx)
+                    result = (await run_research(question["question"], ctx)).as_json()
                 except Exception as exc:  # an engine bug must not end the benchmark: it is counted
                     failures.append(f"{question['_id']}: {type(exc).__name__}: {exc}")
                     log(f"{n}/{len(asked)} FAILED {failures[-1]}")

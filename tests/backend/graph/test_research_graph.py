@@ -72,7 +72,7 @@ async def research(
 ) -> dict[str, Any]:
     async with MCPHub(settings, servers=["docs", "web"]) as hub:
         ctx = ResearchContext(hub=hub, engine=engine, tracer=Tracer(), settings=settings, **knobs)
-        return await run_research(query, ctx)
+        return (await run_research(query, ctx)).as_json()
 
 
 async def test_a_comparison_is_planned_researched_checked_and_reported_with_citations(
@@ -150,7 +150,7 @@ async def test_an_llm_that_never_answers_properly_falls_back_to_the_offline_engi
         ctx = ResearchContext(
             hub=hub, engine=llm, tracer=tracer, settings=store_settings, max_iterations=1
         )
-        result = await run_research(QUESTION, ctx)
+        result = (await run_research(QUESTION, ctx)).as_json()
     assert result["status"] == "done"
     fallbacks = {e["data"]["step"] for e in result["trace"] if e["kind"] == "fallback"}
     assert fallbacks == {"plan", "claims", "verify", "report"}

@@ -148,7 +148,7 @@ async def research(
         ctx = ResearchContext(
             hub=hub, engine=llm, tracer=tracer, settings=settings, max_iterations=1
         )
-        return await run_research(QUESTION, ctx)
+        return (await run_research(QUESTION, ctx)).as_json()
 
 
 async def test_a_made_up_citation_quote_is_removed_from_the_report_and_counted(
