@@ -80,3 +80,14 @@ def test_nothing_imports_upwards(package: str, forbidden: tuple[str, ...]) -> No
         for file, module in _imports(package)
         if any(module == f or module.startswith(f"{f}.") for f in forbidden)
     } == set()
+
+
+def test_outside_the_client_every_tool_call_goes_through_the_hub() -> None:
+    # call_tool/server_session are the client's own plumbing (no retry, no timeout of their
+    # own): the CLI, the API, the graph and the evals call tools with MCPHub.call.
+    plumbing = ("call_tool", "server_session")
+    assert {
+        f"{path} imports {module}"
+        for path, module in _imports("backend")
+        if module.rsplit(".", 1)[-1] in plumbing and not path.startswith("backend/mcp_client/")
+    } == set()

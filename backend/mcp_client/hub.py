@@ -45,6 +45,9 @@ from backend.mcp_client.session import (
 from marsa_common.validation import MAX_ARGUMENT_DEPTH, depth
 
 OnCall = Callable[[CallRecord], Awaitable[None] | None]
+INGEST_TIMEOUT = 900.0
+"""Seconds an ingestion may take: a 10 MiB file is about a thousand chunks to embed (the API
+and `marsa ingest` alike)."""
 
 
 class MCPHub:
@@ -276,3 +279,9 @@ class MCPHub:
         outcome = self.on_call(record)
         if inspect.isawaitable(outcome):
             await outcome
+
+
+def docs_only(settings: Settings) -> Settings:
+    """Settings for a command that needs the document store alone: the servers of
+    ``MARSA_MCP_CONFIG`` are not started for it."""
+    return settings.model_copy(update={"mcp_config": None})
