@@ -13,6 +13,7 @@ RUN pip install --no-cache-dir "uv==0.13.9" \
  && uv pip install --system --no-cache -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY backend ./backend
+COPY marsa_common ./marsa_common
 COPY mcp_servers ./mcp_servers
 COPY frontend ./frontend
 COPY docs ./docs

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from backend.config import get_settings
-from backend.mcp_client import ServerUnavailable, ToolCallError, call_tool, server_session
+from backend.mcp_client import MCPHub, ServerUnavailable, ToolCallError, docs_only
 
 app = typer.Typer(
     help="MARSA, a multi-agent research assistant.",
@@ -67,12 +67,11 @@ def ingest(
 
 
 async def _search(query: str, n: int, mode: str, filters: dict[str, Any] | None) -> dict[str, Any]:
-    settings = get_settings()
-    async with server_session("docs", settings) as session:
-        args: dict[str, Any] = {"query": query, "n_results": n, "mode": mode}
-        if filters:
-            args["filters"] = filters
-        return dict(await call_tool(session, "docs", "search_documents", args))
+    args: dict[str, Any] = {"query": query, "n_results": n, "mode": mode}
+    if filters:
+        args["filters"] = filters
+    async with MCPHub(docs_only(get_settings()), servers=["docs"]) as hub:
+        return dict((await hub.call("docs", "search_documents", args)).structured)
 
 
 @app.command()
@@ -231,7 +230,7 @@ def research(
         err.print(f"wrote {output}")
     else:
         sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
-    if result.get("status") != "done":
+    if result.status != "done":
         raise typer.Exit(1)
 
 

@@ -7,9 +7,6 @@ Values come from the environment (prefix ``MARSA_``; the usual names
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
@@ -17,8 +14,7 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-_JSON_LIST = re.compile(r'^\s*\[\s*("|\])')
-"""A value that opens a JSON list of strings, or an empty one; '[::1],…' does not."""
+from marsa_common.env import comma_list, path_list
 
 
 def _default_data_dir() -> Path:
@@ -226,21 +222,12 @@ class Settings(BaseSettings):
     @field_validator("docs_ingest_roots", mode="before")
     @classmethod
     def _path_list(cls, value: object) -> object:
-        if isinstance(value, str):
-            if _JSON_LIST.match(value):
-                return json.loads(value)
-            return [part for part in value.split(os.pathsep) if part.strip()]
-        return value
+        return path_list(value)
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _host_list(cls, value: object) -> object:
-        if isinstance(value, str):
-            # '[::1],localhost' starts with '[' too: only a list of strings (or none) is JSON.
-            if _JSON_LIST.match(value):
-                return json.loads(value)  # a JSONDecodeError is a ValueError: reported as such
-            return [host.strip() for host in value.split(",") if host.strip()]
-        return value
+        return comma_list(value)
 
     def secrets(self) -> list[str]:
         """Secret values that must never appear in a log line or an error message."""

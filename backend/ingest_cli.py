@@ -17,9 +17,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from backend.config import Settings
-from backend.mcp_client import ToolCallError, call_tool, server_session
-from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
-from mcp_servers.document_store.walk import FoundFile, Walk, walk
+from backend.mcp_client import INGEST_TIMEOUT, MCPHub, ToolCallError, docs_only
+from marsa_common.files import SUPPORTED_SUFFIXES, FoundFile, Walk, walk
 
 PLAIN_EVERY = 5.0
 """Seconds between progress lines when stderr is not a terminal (a log, CI)."""
@@ -158,12 +157,12 @@ async def ingest_command(
         settings = settings.model_copy(update={"docs_ingest_roots": roots})
     tally = Tally(files=len(found.files))
     async with (
-        server_session("docs", settings) as session,
+        MCPHub(docs_only(settings), servers=["docs"]) as hub,
         _progress(err, len(found.files), progress_every) as show,
     ):
         for file in found.files:
             show(tally.done, file.relative_path)  # the file being sent, by name
-            await _send(session, file, remote, tally)
+            await _send(hub, file, remote, tally)
             show(tally.done, file.relative_path)
     out.print(summary(tally, found), highlight=False, soft_wrap=True)
     for failure in tally.failures:
@@ -171,7 +170,7 @@ async def ingest_command(
     return 1 if tally.failures else 0
 
 
-async def _send(session: Any, file: FoundFile, remote: bool, tally: Tally) -> None:
+async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> None:
     args: dict[str, Any] = {"filename": file.path.name, "relative_path": file.relative_path}
     if remote:
         # A server elsewhere cannot read this machine's files: it gets the bytes.
@@ -179,7 +178,7 @@ async def _send(session: Any, file: FoundFile, remote: bool, tally: Tally) -> No
     else:
         args["path"] = str(file.path.resolve())
     try:
-        result = await call_tool(session, "docs", "ingest_file", args)
+        result = (await hub.call("docs", "ingest_file", args, timeout=INGEST_TIMEOUT)).structured
     except ToolCallError as exc:
         tally.failures.append(f"{file.path}: {exc.message}")
         return

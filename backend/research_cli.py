@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import base64
 import json
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -12,15 +10,16 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
 from backend.graph.context import ResearchContext
+from backend.graph.result import RunResult
 from backend.graph.run import run_research
-from backend.mcp_client import SERVERS, MCPHub, ToolCallError
+from backend.mcp_client import SERVERS, MCPHub
 from backend.persistence import RunRecord, RunStore, database_target
 from backend.persistence.database import DatabaseURLError
 from backend.persistence.runs import now_iso
 from backend.reasoning.factory import make_engine
+from backend.seed import ensure_documents
 from backend.trace import TraceEvent, Tracer
 
-PROJECT_DOCS = Path(__file__).resolve().parents[1] / "docs"
 _COLOURS = {
     "planner": "cyan",
     "researcher": "blue",
@@ -44,31 +43,6 @@ def live_printer(console: Console) -> Any:
     return show
 
 
-async def ensure_documents(hub: MCPHub, console: Console) -> None:
-    """On first use with an empty store, ingest the project's own docs/ and say so."""
-    if "docs" not in hub.available():
-        return
-    listing = await hub.call("docs", "list_documents", {"limit": 1})
-    if listing.structured.get("total", 0) or not PROJECT_DOCS.is_dir():
-        return
-    files = sorted(p for p in PROJECT_DOCS.rglob("*.md") if p.is_file())
-    console.print(
-        f"[yellow]The document store is empty: ingesting MARSA's own docs/ "
-        f"({len(files)} files) so there is something to research.[/]"
-    )
-    for file in files:
-        # As bytes: the server reads no path outside MARSA_DOCS_INGEST_ROOTS, and may be remote.
-        arguments = {
-            "filename": file.name,
-            "data_base64": base64.b64encode(file.read_bytes()).decode("ascii"),
-            "relative_path": file.relative_to(PROJECT_DOCS).as_posix(),
-        }
-        try:
-            await hub.call("docs", "ingest_file", arguments)
-        except ToolCallError as exc:
-            console.print(f"[red]not ingested[/] {file}: {exc.message}")
-
-
 async def research_command(
     query: str,
     settings: Settings,
@@ -77,9 +51,9 @@ async def research_command(
     max_iterations: int,
     quiet: bool,
     console: Console,
-) -> dict[str, Any]:
+) -> RunResult:
     """Run one research question end to end, keep it in the runs database (the API's
-    history) when that can be written, and return the result JSON."""
+    history) when that can be written, and return its result."""
     tracer = Tracer()
     started = now_iso()
     if not quiet:
@@ -106,11 +80,6 @@ async def research_command(
             sources=sources,
         )
         result = await run_research(query, ctx)
-    result["engine"] = engine.name
-    usage = getattr(engine, "usage", None)
-    if usage:
-        result["llm_usage"] = usage
-        result["llm_usage_by_node"] = engine.usage_by_node()  # type: ignore[attr-defined]
     options = {"sources": sources, "max_iterations": max_iterations, "review_plan": False}
     problem = await keep_run(settings, query, options, result, tracer.events, started)
     if problem:
@@ -122,28 +91,27 @@ async def keep_run(
     settings: Settings,
     query: str,
     options: dict[str, Any],
-    result: dict[str, Any],
+    result: RunResult,
     events: list[TraceEvent],
     created_at: str,
 ) -> str | None:
     """Store a finished CLI run and its events where the API keeps its runs, so the web UI
     lists, opens, exports and deletes it like its own. Returns why it could not, or None."""
-    status = "failed" if result.get("status") == "failed" else "done"
-    stored = {k: v for k, v in result.items() if k != "trace"}  # events go in their own table
+    status = "failed" if result.status == "failed" else "done"
     record = RunRecord(
-        id=str(result["run_id"]),
+        id=result.run_id,
         query=query,
         status=status,
         options=options,
         created_at=created_at,
         updated_at=now_iso(),
-        plan=result.get("plan"),
-        sub_queries=result.get("sub_queries") or [],
-        result=stored,
-        answer=result.get("answer") or None,
-        answer_found=result.get("answer_found"),
-        error=("; ".join(result.get("errors") or []) or None) if status == "failed" else None,
-        elapsed_ms=float(result.get("timings", {}).get("total", 0.0)),
+        plan=result.plan,
+        sub_queries=result.sub_queries,
+        result=result.as_json(trace=False),  # events go in their own table
+        answer=result.answer or None,
+        answer_found=result.answer_found,
+        error=("; ".join(result.errors) or None) if status == "failed" else None,
+        elapsed_ms=float(result.timings.get("total", 0.0)),
     )
     try:
         store = RunStore(database_target(settings))
@@ -160,8 +128,8 @@ async def keep_run(
     return None
 
 
-def render(result: dict[str, Any], fmt: str) -> str:
+def render(result: RunResult, fmt: str) -> str:
     """The report as Markdown, or the whole result as JSON."""
     if fmt == "json":
-        return json.dumps(result, indent=2, default=str)
-    return str(result["report"])
+        return json.dumps(result.as_json(), indent=2, default=str)
+    return result.report

@@ -31,9 +31,12 @@ CLAIMS = Path(__file__).resolve().parents[2] / "shared/data/scifact/claims_train
 
 
 def _hits(data_dir: Path, claims: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    from mcp_servers.document_store.settings import DocsSettings
     from mcp_servers.document_store.store import DocumentStore
 
-    store = DocumentStore(get_settings().model_copy(update={"data_dir": data_dir}))
+    store = DocumentStore(
+        DocsSettings.taken_from(get_settings()).model_copy(update={"data_dir": data_dir})
+    )
     out = []
     for row in claims:
         found = store.search(row["claim"], n_results=5, mode="hybrid")

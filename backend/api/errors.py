@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mcp_servers.common import validation
+from marsa_common import validation
 
 
 class ErrorBody(BaseModel):

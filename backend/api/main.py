@@ -24,7 +24,7 @@ from backend.api.runner import RunManager
 from backend.config import Settings, get_settings
 from backend.mcp_client import SERVERS, MCPHub, load_mcp_config
 from backend.persistence import RunStore, database_target, open_checkpointer
-from backend.research_cli import ensure_documents
+from backend.seed import ensure_documents
 
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 log = logging.getLogger("marsa.api")

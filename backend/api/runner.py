@@ -20,7 +20,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from backend.config import Settings
 from backend.graph.builder import build_graph
 from backend.graph.context import ResearchContext
-from backend.graph.run import initial_state, result_json
+from backend.graph.result import RunResult
+from backend.graph.run import emit_run_start, initial_state
 from backend.graph.state import REPLACE, AgentState
 from backend.mcp_client import MCPHub, ServerStatus
 from backend.persistence import RunRecord, RunStore, new_run_id
@@ -430,21 +431,16 @@ class RunManager:
             status = "failed" if state.get("status") == "failed" or live.write_error else "done"
             tracer.emit("run", "run_end", f"run {status}", duration_ms=elapsed, status=status)
             await self._stop_writer(live, writer)
-            result = result_json(state, await self.store.events(run_id), elapsed, run_id)
-            result.pop("trace")
-            result["engine"] = engine.name
-            usage = getattr(engine, "usage", None)
-            if usage:
-                result["llm_usage"] = usage
-                result["llm_usage_by_node"] = engine.usage_by_node()  # type: ignore[attr-defined]
+            events = await self.store.events(run_id)
+            result = RunResult.build(state, events, elapsed, run_id, engine)
             await self._set_status(
                 live,
                 status,
-                result=result,
+                result=result.as_json(trace=False),  # the events are stored on their own
                 plan=state.get("plan"),
                 sub_queries=state.get("sub_queries", []),
                 answer=state.get("answer") or None,
-                answer_found=result.get("answer_found"),
+                answer_found=result.answer_found,
                 error="; ".join([*state.get("errors", []), *filter(None, [live.write_error])])
                 if status == "failed"
                 else None,
@@ -505,14 +501,7 @@ class RunManager:
                     None, config, context=ctx, interrupt_after=review, durability="sync"
                 )
                 return result
-        ctx.tracer.emit(
-            "run",
-            "run_start",
-            f"research: {record.query}",
-            query=record.query,
-            engine=ctx.engine.name,
-            max_iterations=ctx.max_iterations,
-        )
+        emit_run_start(ctx, record.query)
         interrupt = ["planner"] if record.options.get("review_plan") else None
         result = await self.graph.ainvoke(
             initial_state(record.query, ctx.max_iterations),

@@ -17,7 +17,7 @@ from pydantic import (
 
 from backend.graph.context import MAX_ITERATIONS_CAP
 from backend.persistence import RunRecord
-from mcp_servers.common import validation
+from marsa_common import validation
 
 MAX_QUERY_CHARS = 2000
 RunStatus = Literal[
@@ -158,7 +158,7 @@ class RunPage(BaseModel):
 
 class DocumentText(BaseModel):
     """POST /api/documents as JSON. The rules are the document store's own
-    (mcp_servers/common/validation.py), so what passes here passes there."""
+    (marsa_common/validation.py), so what passes here passes there."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -26,6 +26,7 @@ from backend.mcp_client import MCPHub
 from backend.reasoning.engine import ReasoningEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document, make_doc_id
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
@@ -92,7 +93,7 @@ async def run(
     """The whole benchmark; returns the JSON object `marsa eval hotpotqa` prints."""
     questions = load_questions(data)
     docs = paragraphs(questions)
-    store = DocumentStore(settings)
+    store = DocumentStore(DocsSettings.taken_from(settings))
     log(f"ingesting {len(docs)} paragraphs of {len(questions)} questions…")
     store.ingest(docs)
     asked = questions[:limit] if limit else questions
@@ -113,7 +114,7 @@ async def run(
                 )
                 started = time.perf_counter()
                 try:
-                    result = await run_research(question["question"], ctx)
+                    result = (await run_research(question["question"], ctx)).as_json()
                 except Exception as exc:  # an engine bug must not end the benchmark: it is counted
                     failures.append(f"{question['_id']}: {type(exc).__name__}: {exc}")
                     log(f"{n}/{len(asked)} FAILED {failures[-1]}")

@@ -252,7 +252,7 @@ async def run(
                 )
                 started = time.perf_counter()
                 try:
-                    result = await run_research(question["question"], ctx)
+                    result = (await run_research(question["question"], ctx)).as_json()
                 except Exception as exc:  # an engine bug must not end the benchmark: it is counted
                     rows.append(failed_run_row(question, f"{type(exc).__name__}: {exc}"))
                     log(f"{n}/{len(asked)} {question['id']} FAILED {rows[-1]['error']}")

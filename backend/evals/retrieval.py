@@ -19,6 +19,7 @@ from typing import Any
 from backend.config import Settings
 from backend.evals.metrics import ndcg_at_k, percentile, recall_at_k
 from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 
 MODES = ("hybrid", "semantic", "keyword")
@@ -129,7 +130,7 @@ def run(
     """The whole benchmark; returns the JSON object `marsa eval retrieval` prints."""
     docs = load_corpus(corpus)
     queries, relevant = load_queries(claims, qrels)
-    store = DocumentStore(settings)
+    store = DocumentStore(DocsSettings.taken_from(settings))
     if store.count():
         raise RuntimeError(
             f"the collection {settings.collection!r} in {settings.data_dir} is not "

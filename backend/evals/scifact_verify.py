@@ -23,6 +23,7 @@ from backend.evals.retrieval import load_corpus
 from backend.graph.sources import scored, to_sources
 from backend.reasoning.engine import ReasoningEngine
 from backend.reasoning.models import Claim, Source, Verdict
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 
 LABELS = ("SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO")
@@ -74,7 +75,7 @@ async def run(
     log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
 ) -> dict[str, Any]:
     """The whole benchmark; returns the JSON object `marsa eval scifact-verify` prints."""
-    store = DocumentStore(settings)
+    store = DocumentStore(DocsSettings.taken_from(settings))
     docs = load_corpus(corpus)
     log(f"ingesting {len(docs)} abstracts (unchanged ones are skipped)…")
     store.ingest(docs, progress=lambda done, total: log(f"chunks {done}/{total}"))

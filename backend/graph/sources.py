@@ -1,4 +1,6 @@
-"""Which tool each server is asked with, and how its results become Sources with provenance."""
+"""How each server is searched and its results become Sources with provenance: a built-in
+source as its module in ``backend/sources`` declares, an extra server through its search-like
+tool."""
 
 from __future__ import annotations
 
@@ -7,17 +9,10 @@ from typing import Any
 
 from backend.graph.documents import document_status
 from backend.reasoning.models import ScoreBreakdown, Source, SubQuery
-from backend.scoring import score_source
+from backend.scoring import SourceKind, score_source
+from backend.sources import BUILTINS, SearchCall
 
-# (tool, arguments) per server for a sub-query; an extra server is asked through its
-# search-like tool (see generic_search_tool), or not at all when it has none.
-SEARCH_CALLS: dict[str, list[tuple[str, str]]] = {
-    "docs": [("search_documents", "query")],
-    "web": [("search", "query")],
-    "github": [("search_repositories", "query"), ("search_code", "query")],
-}
 STATUS_FACTOR = 0.7  # a draft, proposal, deprecated or superseded document counts for less
-_LIMIT_ARG = {"search_documents": "n_results", "search": "max_results"}
 
 
 _QUERY_PARAMS = ("query", "q", "question", "search", "text")
@@ -66,90 +61,19 @@ def search_calls(
 ) -> list[tuple[str, dict[str, Any]]]:
     """The tool calls that research one sub-query on one server (an extra server is asked
     through its search-like tool, if it has one)."""
-    if server not in SEARCH_CALLS:
+    spec = BUILTINS.get(server)
+    if spec is None:
         found = generic_search_tool(tools or [])
         return [(found[0], {found[1]: sub_query.text})] if found else []
-    calls = []
-    for tool, query_arg in SEARCH_CALLS.get(server, []):
-        args: dict[str, Any] = {query_arg: sub_query.text}
-        args[_LIMIT_ARG.get(tool, "limit")] = limit
-        calls.append((tool, args))
-    return calls
+    return [
+        (call.tool, {call.query_arg: sub_query.text, call.limit_arg: limit})
+        for call in spec.searches
+    ]
 
 
-def _docs(hit: dict[str, Any]) -> dict[str, Any]:
-    source = str(hit.get("source", ""))
-    url = hit.get("source_url") or (source if source.startswith(("http://", "https://")) else None)
-    chunk_id = hit.get("chunk_id")
-    return {
-        "title": hit["title"],
-        "url": url,
-        "path": None if url == source else source,
-        "relative_path": hit.get("relative_path"),
-        "status": document_status(hit, str(hit["text"])),
-        "doc_id": hit.get("doc_id"),
-        "chunk_id": chunk_id,
-        "chunk_ids": [chunk_id] if chunk_id else [],
-        "chunks": [hit["text"]] if chunk_id else [],
-        "sections": [hit["section"]] if hit.get("section") else [],
-        "chunk_sections": [str(hit.get("section") or "")] if chunk_id else [],
-        "text": hit["text"],
-        "published_date": hit.get("published_date"),
-        "word_count": int(hit.get("doc_word_count") or hit.get("word_count") or 0),
-        "retrieval_score": float(hit.get("score") or 0.0),
-    }
-
-
-def _web(item: dict[str, Any]) -> dict[str, Any]:
-    text = str(item.get("content") or "")
-    return {
-        "title": item.get("title") or item["url"],
-        "url": item["url"],
-        "text": text,
-        "published_date": item.get("published_date"),
-        "word_count": len(text.split()),
-        "retrieval_score": float(item.get("score") or 0.0),
-    }
-
-
-def _repo(item: dict[str, Any]) -> dict[str, Any]:
-    text = f"{item['full_name']}: {item.get('description') or 'no description'}"
-    if item.get("topics"):
-        text += f" Topics: {', '.join(item['topics'])}."
-    updated = item.get("updated_at")
-    return {
-        "title": item["full_name"],
-        "url": item["html_url"],
-        "text": text,
-        "published_date": str(updated)[:10] if updated else None,
-        "word_count": len(text.split()),
-        "retrieval_score": float(item.get("stars") or 0),
-    }
-
-
-def _code(item: dict[str, Any]) -> dict[str, Any]:
-    text = str(item.get("snippet") or f"{item['repo']}/{item['path']}")
-    return {
-        "title": f"{item['repo']}: {item['path']}",
-        "url": item["html_url"],
-        "text": text,
-        "word_count": len(text.split()),
-        "retrieval_score": float(item.get("score") or 0.0),
-    }
-
-
-_ADAPTERS = {
-    "search_documents": _docs,
-    "search": _web,
-    "search_repositories": _repo,
-    "search_code": _code,
-}
-_KIND = {
-    "docs": "docs",
-    "web": "web",
-    "search_repositories": "github_repo",
-    "search_code": "github_code",
-}
+def _call(server: str, tool: str) -> SearchCall | None:
+    spec = BUILTINS.get(server)
+    return next((c for c in spec.searches if c.tool == tool), None) if spec else None
 
 
 def _generic(item: dict[str, Any]) -> dict[str, Any]:
@@ -171,17 +95,21 @@ def _generic(item: dict[str, Any]) -> dict[str, Any]:
 def to_sources(server: str, tool: str, structured: dict[str, Any]) -> list[dict[str, Any]]:
     """Source fields (no id yet) from a tool's structured result; an extra server's items
     are read by the usual field names (title, url, text/content/snippet, date, score)."""
-    adapter = _ADAPTERS.get(tool) if server in SEARCH_CALLS else _generic
-    if adapter is None:
-        return []
-    if adapter is _generic:
+    if server not in BUILTINS:
         items = [i for i in structured.get("results", []) if isinstance(i, dict)]
         return [
             {"server": server, "tool": tool, **_generic(i)} for i in items if _generic(i)["text"]
         ]
-    return [
-        {"server": server, "tool": tool, **adapter(item)} for item in structured.get("results", [])
-    ]
+    call = _call(server, tool)
+    if call is None:
+        return []
+    found = []
+    for item in structured.get("results", []):
+        fields = {"server": server, "tool": tool, **call.adapter(item)}
+        if call.lifecycle:
+            fields["status"] = document_status(item, str(item["text"]))
+        found.append(fields)
+    return found
 
 
 def source_key(fields: dict[str, Any]) -> str:
@@ -192,10 +120,11 @@ def source_key(fields: dict[str, Any]) -> str:
 
 def scored(source: Source, today: Any) -> Source:
     """The source with its quality score and breakdown filled in."""
-    kind = _KIND.get(source.tool) or _KIND.get(source.server) or "web"
+    call = _call(source.server, source.tool)
+    kind: SourceKind = call.kind if call else "web"
     result = score_source(
         source.url,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         published=source.published_date,
         word_count=source.word_count,
         now=today,

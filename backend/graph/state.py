@@ -7,11 +7,16 @@ them; nodes rebuild the pydantic models from ``backend.reasoning.models`` when t
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 REPLACE = "__replace__"
 """An update ``{REPLACE: [...]}`` to a merged-by-id list replaces the whole list
 (a reviewed plan's sub-queries replace the planner's)."""
+
+
+RunStatus = Literal["planning", "researching", "checking", "checked", "done", "failed"]
+"""What the nodes write: planning (the start), researching (planner, refine), checking
+(researcher), checked (fact-checker), done (synthesizer), failed (no source can answer)."""
 
 
 def merge_by_id(
@@ -68,7 +73,7 @@ class AgentState(TypedDict, total=False):
     """Research rounds done (1 after the first researcher pass)."""
     max_iterations: int
     """Research rounds allowed (default 2, at most 20)."""
-    status: str
-    """planning, researching, checking, refining, writing, done, failed."""
+    status: RunStatus
+    """Where the run stands (see ``RunStatus``)."""
     errors: Annotated[list[str], operator.add]
     """What degraded and why (a server down, a tool error, an engine fallback)."""

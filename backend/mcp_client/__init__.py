@@ -1,6 +1,6 @@
 """The unified MCP client: which servers exist, how to start or reach them, sessions, the hub."""
 
-from backend.mcp_client.hub import MCPHub
+from backend.mcp_client.hub import INGEST_TIMEOUT, MCPHub, docs_only
 from backend.mcp_client.mcp_config import MCPConfigError, load_mcp_config
 from backend.mcp_client.models import CallRecord, ServerStatus, ToolInfo, ToolResult
 from backend.mcp_client.registry import SERVERS, ServerSpec, connection_for, server_env
@@ -14,6 +14,7 @@ from backend.mcp_client.session import (
 )
 
 __all__ = [
+    "INGEST_TIMEOUT",
     "SERVERS",
     "CallRecord",
     "MCPConfigError",
@@ -28,6 +29,7 @@ __all__ = [
     "ToolTimeout",
     "call_tool",
     "connection_for",
+    "docs_only",
     "load_mcp_config",
     "server_env",
     "server_session",

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from backend.config import Settings
-from backend.mcp_client.registry import SERVERS
+from backend.mcp_client.registry import SERVERS, setting_value
 from backend.mcp_client.session import (
     ServerUnavailable,
     ToolCallError,
@@ -31,22 +31,25 @@ class ServerHealth(BaseModel):
 async def probe_server(name: str, settings: Settings, timeout: float = 60.0) -> ServerHealth:
     """Start (or reach) one server, list its tools, and say what limits it."""
     spec = SERVERS[name]
-    transport: Literal["stdio", "http"] = "http" if getattr(settings, spec.url_setting) else "stdio"
+    transport: Literal["stdio", "http"] = (
+        "http" if setting_value(settings, spec.url_setting) else "stdio"
+    )
     health = ServerHealth(server=name, module=spec.module, transport=transport, status="down")
     try:
         async with asyncio.timeout(timeout), server_session(name, settings) as session:
             health.tools = sorted(t.name for t in (await session.list_tools()).tools)
-            if name == "docs":
-                listing = await call_tool(session, "docs", "list_documents", {"limit": 1})
-                health.note = f"{listing['total']} documents"
+            if spec.health_call and spec.health_note:
+                tool, args = spec.health_call
+                health.note = spec.health_note(await call_tool(session, name, tool, args))
     except (TimeoutError, OSError, ToolCallError, ServerUnavailable) as exc:
         health.note = f"{type(exc).__name__}: {exc}"
         return health
     health.status = "up"
-    if name == "web" and settings.tavily_api_key is None:
-        health.note = "no TAVILY_API_KEY: search will refuse until it is set"
-    if name == "github":
-        health.note = "token set" if settings.github_token else "no GITHUB_TOKEN: 60 requests/hour"
+    if spec.required and setting_value(settings, spec.required) is None:
+        health.note = spec.health_unset
+    if spec.optional:
+        unset = setting_value(settings, spec.optional) is None
+        health.note = spec.health_unset if unset else spec.health_set
     return health
 
 

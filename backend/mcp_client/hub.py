@@ -35,19 +35,19 @@ from backend.mcp_client.models import (
     structured_of,
     tool_info,
 )
-from backend.mcp_client.registry import SERVERS, connection_for
+from backend.mcp_client.registry import SERVERS, connection_for, setting_value
 from backend.mcp_client.session import (
     ServerConnectionLost,
     ServerUnavailable,
     ToolCallError,
     ToolTimeout,
 )
-from mcp_servers.common.validation import MAX_ARGUMENT_DEPTH, depth
+from marsa_common.validation import MAX_ARGUMENT_DEPTH, depth
 
 OnCall = Callable[[CallRecord], Awaitable[None] | None]
-
-NO_WEB_KEY = "no TAVILY_API_KEY set"
-NO_GITHUB_TOKEN = "no GITHUB_TOKEN: 60 requests/hour, no code search"
+INGEST_TIMEOUT = 900.0
+"""Seconds an ingestion may take: a 10 MiB file is about a thousand chunks to embed (the API
+and `marsa ingest` alike)."""
 
 
 class MCPHub:
@@ -135,8 +135,9 @@ class MCPHub:
             transport=transport,
             builtin=name not in self.extras,
         )
-        if name == "web" and self.settings.tavily_api_key is None:
-            status.reason = NO_WEB_KEY  # the server would refuse every search: do not start it
+        spec = SERVERS.get(name)
+        if spec and spec.required and setting_value(self.settings, spec.required) is None:
+            status.reason = spec.missing_required  # it would refuse every call: do not start it
             return status
         held = HeldSession(name, connection, self.start_timeout)
         try:
@@ -151,8 +152,9 @@ class MCPHub:
         return status
 
     def _note(self, name: str) -> str:
-        if name == "github" and self.settings.github_token is None:
-            return NO_GITHUB_TOKEN
+        spec = SERVERS.get(name)
+        if spec and spec.optional and setting_value(self.settings, spec.optional) is None:
+            return spec.missing_optional
         return "ready"
 
     # --- queries -----------------------------------------------------------------------
@@ -277,3 +279,9 @@ class MCPHub:
         outcome = self.on_call(record)
         if inspect.isawaitable(outcome):
             await outcome
+
+
+def docs_only(settings: Settings) -> Settings:
+    """Settings for a command that needs the document store alone: the servers of
+    ``MARSA_MCP_CONFIG`` are not started for it."""
+    return settings.model_copy(update={"mcp_config": None})

@@ -1,7 +1,7 @@
-"""The three built-in MCP servers and the connection settings that reach them.
+"""How the built-in MCP servers are started or reached, as their source modules declare.
 
-Stdio servers do not inherit the parent's environment, so ``server_env`` builds
-the environment each one needs (paths, its own key) from an allow-list per server.
+Stdio servers do not inherit the parent's environment, so ``server_env`` builds the
+environment each one needs from that server's own settings only (paths, its own key).
 """
 
 from __future__ import annotations
@@ -9,36 +9,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import AliasChoices, SecretStr
 
 from backend.config import Settings
+from backend.sources import BUILTINS, SourceSpec
 
-
-@dataclass(frozen=True)
-class ServerSpec:
-    """A built-in server: its short name, module and default HTTP port."""
-
-    name: str
-    module: str
-    port: int
-    description: str
-    url_setting: str
-
-
-SERVERS: dict[str, ServerSpec] = {
-    "docs": ServerSpec(
-        "docs", "mcp_servers.document_store", 8101, "local documents (ChromaDB)", "docs_server_url"
-    ),
-    "web": ServerSpec(
-        "web", "mcp_servers.tavily_search", 8102, "web search (Tavily)", "web_server_url"
-    ),
-    "github": ServerSpec(
-        "github", "mcp_servers.github_server", 8103, "GitHub code and issues", "github_server_url"
-    ),
-}
+ServerSpec = SourceSpec
+SERVERS: dict[str, SourceSpec] = BUILTINS
+"""The built-in servers, as their source modules declare them (``backend/sources``)."""
 
 # Variables a Python subprocess needs to start at all (locale, temp dir, home).
 _PASSTHROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", "VIRTUAL_ENV")
@@ -50,46 +30,29 @@ _QUIET = {
     "PYTHONUNBUFFERED": "1",
 }
 
-# The settings each built-in server reads, and nothing else: a server never holds another
-# server's key. Besides these, every setting named after the server (``docs_…``,
-# ``tavily_…``, ``github_…``) except the URL the client reaches it at.
-_EVERY_SERVER = ("log_level", "server_log_dir")
-SERVER_SETTINGS: dict[str, tuple[str, ...]] = {
-    "docs": (
-        "data_dir",
-        "chroma_url",
-        "collection",
-        "embedder",
-        "embedder_base_url",
-        "embedder_api_key",
-        "embed_batch_size",
-        "chunk_words",
-        "chunk_overlap",
-        "hybrid_keyword_weight",
-    ),
-    "web": ("tavily_api_key",),
-    "github": ("github_token",),
-}
-_OWN_PREFIX = {"docs": "docs_", "web": "tavily_", "github": "github_"}
-
 
 def settings_for(name: str) -> list[str]:
-    """The names of the settings the built-in server ``name`` is given."""
-    spec = SERVERS[name]
-    prefixed = [
-        field
-        for field in Settings.model_fields
-        if field.startswith(_OWN_PREFIX[name]) and field != spec.url_setting
-    ]
-    return list(dict.fromkeys([*_EVERY_SERVER, *SERVER_SETTINGS[name], *prefixed]))
+    """The names of the settings the built-in server ``name`` is given: its own, as its source
+    module declares them (they are its settings class's fields; a test checks)."""
+    return list(SERVERS[name].settings)
 
 
 def _variable(field: str) -> str:
     """The environment variable a setting is read from (the first, when it has several)."""
+    if field not in Settings.model_fields:
+        return f"MARSA_{field.upper()}"
     alias = Settings.model_fields[field].validation_alias
     if isinstance(alias, AliasChoices) and isinstance(alias.choices[0], str):
         return alias.choices[0]
     return f"MARSA_{field.upper()}"
+
+
+def setting_value(settings: Settings, field: str) -> object:
+    """A server's setting as the client sees it: from ``settings`` when the backend holds it,
+    else the variable it is read from, as set."""
+    if field in Settings.model_fields:
+        return getattr(settings, field)
+    return os.environ.get(_variable(field))
 
 
 def server_env(name: str, settings: Settings) -> dict[str, str]:
@@ -101,6 +64,11 @@ def server_env(name: str, settings: Settings) -> dict[str, str]:
         env["PYTHONPATH"] = pythonpath
     plain = settings.model_dump(mode="json")
     for field in settings_for(name):
+        if field not in plain:
+            # A setting of the server's that the backend does not hold: passed on as set.
+            if (given := os.environ.get(_variable(field))) is not None:
+                env[_variable(field)] = given
+            continue
         value = getattr(settings, field)
         if field == "server_log_dir" and value is None:
             value = settings.data_dir / "logs"
@@ -121,7 +89,7 @@ def connection_for(name: str, settings: Settings) -> dict[str, Any]:
     """A langchain-mcp-adapters connection for one built-in server: over HTTP with
     ``MARSA_MCP_TOKEN`` as its bearer token when one is set, else a stdio subprocess."""
     spec = SERVERS[name]
-    url = getattr(settings, spec.url_setting)
+    url = setting_value(settings, spec.url_setting)
     if url:
         connection: dict[str, Any] = {"transport": "streamable_http", "url": url}
         if settings.mcp_token is not None:

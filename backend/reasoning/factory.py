@@ -60,7 +60,7 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
     if not settings.llm:
         return offline
     from backend.llm import LLMPackageMissing, build_chat_model
-    from backend.reasoning.llm_engine import LLMEngine
+    from backend.reasoning.llm.engine import LLMEngine
 
     try:
         model = build_chat_model(settings)

@@ -12,8 +12,7 @@ __all__ = ["ToolCallLogMiddleware", "run_server", "scrub"]
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy: the API imports only ``validation`` from here, and the logging and runner
-    # modules would bring in the whole fastmcp server (seconds at every `marsa serve`).
+    # Lazy: the logging and runner modules bring in the whole fastmcp server.
     if name == "run_server":
         from mcp_servers.common.runner import run_server
 

@@ -18,16 +18,10 @@ from fastmcp.exceptions import ToolError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from pydantic import ValidationError
 
+from marsa_common.secrets import scrub
+
 _SECRET_KEY = re.compile(r"(key|token|secret|password|authorization)", re.IGNORECASE)
 _MAX_LOGGED_CHARS = 200
-
-
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """Replace every secret value in ``text`` with ``***``."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
 
 
 def _redact(value: Any, key: str = "") -> Any:

@@ -17,8 +17,8 @@ from fastmcp import FastMCP
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from backend.config import get_settings
 from mcp_servers.common.auth import TOKEN_VARIABLE, SharedTokenVerifier, is_loopback
+from mcp_servers.common.settings import HttpSettings
 
 HealthCheck = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -51,7 +51,7 @@ def run_server(
     parser.add_argument("--port", type=int, default=default_port)
     args = parser.parse_args(argv)
 
-    token = get_settings().mcp_token if args.transport == "http" else None
+    token = HttpSettings().mcp_token if args.transport == "http" else None
     if args.transport == "http" and token is None and not is_loopback(args.host):
         parser.exit(
             2,

@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from marsa_common.files import (
+    SUPPORTED_SUFFIXES,
+    looks_binary,
+)
 from mcp_servers.document_store.formats import (
     WordError,
     docx_to_markdown,
@@ -26,8 +30,6 @@ from mcp_servers.document_store.formats import (
 )
 from mcp_servers.document_store.myst import myst_to_markdown
 
-MAX_FILE_BYTES = 25 * 1024 * 1024
-BINARY_SUFFIXES = (".pdf", ".docx")  # the other formats are text and hold no NUL byte
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
@@ -373,11 +375,6 @@ def _load_jsonl(data: bytes, name: str, source: str) -> list[Document]:
     return docs
 
 
-def looks_binary(head: bytes) -> bool:
-    """Whether the first bytes of a text file show it is not text (a NUL byte)."""
-    return b"\x00" in head[:4096]
-
-
 def _decode(data: bytes, name: str) -> str:
     if looks_binary(data):
         raise IngestError(
@@ -399,8 +396,8 @@ _LOADERS = {
     ".pdf": _load_pdf,
     ".jsonl": _load_jsonl,
 }
-SUPPORTED_SUFFIXES = frozenset(_LOADERS)
-"""The one list of file types the store reads; the CLI, the API and the web page use it."""
+if frozenset(_LOADERS) != SUPPORTED_SUFFIXES:  # one list: marsa_common.files names them
+    raise RuntimeError(f"loaders {sorted(_LOADERS)} differ from SUPPORTED_SUFFIXES")
 
 
 def load_bytes(data: bytes, filename: str, source: str | None = None) -> list[Document]:

@@ -13,14 +13,12 @@ from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field
 
-from backend.config import Settings, get_settings
-from mcp_servers.common import validation
+from marsa_common import validation
+from marsa_common.embeddings import EmbedderError
+from marsa_common.files import MAX_FILE_BYTES, SUPPORTED_SUFFIXES
 from mcp_servers.common.logging import ToolCallLogMiddleware
-from mcp_servers.document_store.embeddings import EmbedderError
 from mcp_servers.document_store.ingest import (
     LIFECYCLE_KEYS,
-    MAX_FILE_BYTES,
-    SUPPORTED_SUFFIXES,
     Document,
     IngestError,
     load_bytes,
@@ -41,6 +39,7 @@ from mcp_servers.document_store.models import (
     TopicList,
 )
 from mcp_servers.document_store.search import FilterError, FilterValue
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore, StoreError
 
 MAX_CONTENT_CHARS = validation.MAX_CONTENT_CHARS
@@ -51,7 +50,7 @@ _DETAIL_KEYS = ("doc_id", "title", "source", "source_url", "published_date")
 class _LazyStore:
     """Opens the store on first use, so starting the server and listing tools stay cheap."""
 
-    def __init__(self, settings: Settings, store: DocumentStore | None):
+    def __init__(self, settings: DocsSettings, store: DocumentStore | None):
         self._settings = settings
         self._store = store
         self._lock = threading.Lock()
@@ -158,9 +157,11 @@ def read_allowed_file(path: str, roots: list[str]) -> tuple[bytes, Path]:
     return data, real
 
 
-def create_server(settings: Settings | None = None, store: DocumentStore | None = None) -> FastMCP:
+def create_server(
+    settings: DocsSettings | None = None, store: DocumentStore | None = None
+) -> FastMCP:
     """Build the server; tests pass their own settings or an open store."""
-    settings = settings or get_settings()
+    settings = settings or DocsSettings()
     lazy = _LazyStore(settings, store)
     server = FastMCP(
         "marsa-documents",
@@ -238,7 +239,7 @@ def create_server(settings: Settings | None = None, store: DocumentStore | None 
     ) -> IngestResult:
         """Add one document. The same content again adds nothing; new content for the same
         source_url replaces the old version. The REST API's rules apply
-        (mcp_servers/common/validation.py): title and content not blank and without NUL, an
+        (marsa_common/validation.py): title and content not blank and without NUL, an
         http(s) source_url, published_date as YYYY-MM-DD."""
         title = _checked(validation.text, "title", title, validation.MAX_TITLE_CHARS)
         _checked(validation.text, "content", content, MAX_CONTENT_CHARS)

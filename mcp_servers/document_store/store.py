@@ -20,8 +20,7 @@ import chromadb
 import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
-from backend.config import Settings
-from mcp_servers.document_store.embeddings import Embedder, make_embedder
+from marsa_common.embeddings import Embedder, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text, make_doc_id
 from mcp_servers.document_store.keyword import KeywordIndex
 from mcp_servers.document_store.models import IngestResult, IngestStatus, SearchHit, SearchMode
@@ -41,6 +40,7 @@ from mcp_servers.document_store.search import (
     fuse,
     matches,
 )
+from mcp_servers.document_store.settings import DocsSettings
 
 ADD_BATCH = 1000  # below Chroma's max batch size
 _LOOKUP_BATCH = 500
@@ -70,7 +70,7 @@ class _Row:
     metadata: dict[str, Any]
 
 
-def make_chroma_client(settings: Settings) -> Any:
+def make_chroma_client(settings: DocsSettings) -> Any:
     """A Chroma client: HTTP when ``chroma_url`` is set, else persistent on disk."""
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
     if settings.chroma_url:
@@ -92,7 +92,7 @@ class DocumentStore:
 
     def __init__(
         self,
-        settings: Settings,
+        settings: DocsSettings,
         embedder: Embedder | None = None,
         client: Any = None,
         add_batch: int = ADD_BATCH,

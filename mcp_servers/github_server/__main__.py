@@ -6,16 +6,16 @@ from typing import Any
 
 from fastmcp import FastMCP
 
-from backend.config import get_settings
 from mcp_servers.common.runner import HealthCheck, run_server
 from mcp_servers.github_server.server import create_server
+from mcp_servers.github_server.settings import GithubSettings
 
 DEFAULT_PORT = 8103
 
 
 def health(_: FastMCP) -> HealthCheck:
     """Facts for GET /health: where GitHub is and whether a token is set (never the token)."""
-    settings = get_settings()
+    settings = GithubSettings()
 
     async def check() -> dict[str, Any]:
         return {

@@ -15,7 +15,7 @@ from github import Auth, Github
 from github.GithubObject import GithubObject
 from urllib3.util import Retry
 
-from backend.config import Settings
+from mcp_servers.github_server.settings import GithubSettings
 
 USER_AGENT = "MARSA-github-mcp"
 RETRY_STATUSES = (500, 502, 503, 504)
@@ -39,12 +39,12 @@ def bounded_retry(retries: int) -> Retry:
     )
 
 
-def request_timeout(settings: Settings) -> int:
+def request_timeout(settings: GithubSettings) -> int:
     """Seconds per request: PyGithub asserts an int, so round up (0.5 s must not become 0)."""
     return max(1, math.ceil(settings.github_timeout))
 
 
-def build_github(settings: Settings, per_page: int = 30) -> Github:
+def build_github(settings: GithubSettings, per_page: int = 30) -> Github:
     """A Github client for one tool call; building it does no network I/O."""
     token = settings.github_token.get_secret_value() if settings.github_token else ""
     return Github(

@@ -11,9 +11,9 @@ import requests
 from fastmcp.exceptions import ToolError
 from github.GithubException import GithubException
 
-from backend.config import Settings
-from mcp_servers.common.logging import scrub
+from marsa_common.secrets import scrub
 from mcp_servers.github_server.client import request_timeout
+from mcp_servers.github_server.settings import GithubSettings
 
 # GitHub owner: letters, digits, hyphens; repository: letters, digits, '.', '_', '-'.
 _REPO_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
@@ -107,7 +107,7 @@ def _reset_phrase(headers: Mapping[str, Any] | None) -> str:
     return f"it resets at {at.isoformat(timespec='seconds')} (in about {minutes} min)"
 
 
-def _rate_limit_error(exc: GithubException, settings: Settings) -> str | None:
+def _rate_limit_error(exc: GithubException, settings: GithubSettings) -> str | None:
     """A message when ``exc`` is a primary or secondary rate limit, else None."""
     remaining = _header(exc.headers, "X-RateLimit-Remaining")
     retry_after = _header(exc.headers, "Retry-After")
@@ -128,7 +128,7 @@ def _rate_limit_error(exc: GithubException, settings: Settings) -> str | None:
     return f"{text}; not waiting for it: {hint}"
 
 
-def _message_for_status(exc: GithubException, settings: Settings, what: str) -> str:
+def _message_for_status(exc: GithubException, settings: GithubSettings, what: str) -> str:
     status = exc.status
     detail = _github_message(exc)
     has_token = settings.github_token is not None
@@ -165,7 +165,7 @@ GitHubFailure = (GithubException, requests.RequestException)
 
 
 def to_tool_error(
-    exc: GithubException | requests.RequestException, settings: Settings, what: str
+    exc: GithubException | requests.RequestException, settings: GithubSettings, what: str
 ) -> ToolError:
     """A ToolError for a failed GitHub call about ``what`` (e.g. "repository 'a/b'")."""
     if isinstance(exc, GithubException):

@@ -14,7 +14,6 @@ from fastmcp.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from backend.config import Settings, get_settings
 from mcp_servers.common.logging import ToolCallLogMiddleware
 from mcp_servers.github_server.client import build_github, payload
 from mcp_servers.github_server.errors import (
@@ -33,6 +32,7 @@ from mcp_servers.github_server.models import (
     RepositoryItem,
     RepositorySearchResult,
 )
+from mcp_servers.github_server.settings import GithubSettings
 
 INSTRUCTIONS = """\
 Read-only access to GitHub: search code and repositories, list a repository's
@@ -48,9 +48,9 @@ RepoArg = Annotated[
 ]
 
 
-def create_server(settings: Settings | None = None) -> FastMCP:
+def create_server(settings: GithubSettings | None = None) -> FastMCP:
     """Build the server; nothing touches the network until a tool is called."""
-    settings = settings or get_settings()
+    settings = settings or GithubSettings()
     mcp = FastMCP("github", instructions=INSTRUCTIONS)
     mcp.add_middleware(
         ToolCallLogMiddleware(

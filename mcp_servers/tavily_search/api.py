@@ -22,8 +22,8 @@ from tavily import AsyncTavilyClient, BadRequestError, InvalidAPIKeyError, Usage
 from tavily.errors import ForbiddenError
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
-from backend.config import Settings
-from mcp_servers.common.logging import scrub
+from marsa_common.secrets import scrub
+from mcp_servers.tavily_search.settings import WebSettings
 
 KEY_HINT = (
     "set TAVILY_API_KEY in the environment of the web-search server, or put "
@@ -40,7 +40,7 @@ class SearchClient(Protocol):
     async def close(self) -> None: ...
 
 
-ClientFactory = Callable[[Settings], SearchClient]
+ClientFactory = Callable[[WebSettings], SearchClient]
 
 
 @dataclass
@@ -62,7 +62,7 @@ async def _remember_response(response: httpx.Response) -> None:
 class TavilySearch:
     """tavily-python's ``AsyncTavilyClient`` over an httpx client that records each response."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: WebSettings):
         key = settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else None
         self._http = httpx.AsyncClient(
             base_url=settings.tavily_base_url, event_hooks={"response": [_remember_response]}
@@ -100,7 +100,7 @@ def _with_detail(message: str, exc: Exception) -> str:
     return f"{message} (Tavily said: {detail})" if detail else message
 
 
-def _explain(exc: Exception, exchange: _Exchange, settings: Settings) -> str | None:
+def _explain(exc: Exception, exchange: _Exchange, settings: WebSettings) -> str | None:
     """An actionable message for a known failure, or None to let it propagate."""
     status = exchange.status
     if isinstance(exc, InvalidAPIKeyError) or (isinstance(exc, ForbiddenError) and status == 403):
@@ -152,7 +152,7 @@ def _explain(exc: Exception, exchange: _Exchange, settings: Settings) -> str | N
 
 
 async def search_tavily(
-    client: SearchClient, arguments: dict[str, Any], settings: Settings
+    client: SearchClient, arguments: dict[str, Any], settings: WebSettings
 ) -> list[dict[str, Any]]:
     """Run one search; return Tavily's ``results`` list or raise an actionable ToolError."""
     exchange = _Exchange()

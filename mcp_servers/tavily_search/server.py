@@ -15,7 +15,6 @@ from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from backend.config import Settings, get_settings
 from mcp_servers.common.logging import ToolCallLogMiddleware
 from mcp_servers.tavily_search.api import (
     KEY_HINT,
@@ -32,6 +31,7 @@ from mcp_servers.tavily_search.models import (
     WebResult,
     WebSearchResponse,
 )
+from mcp_servers.tavily_search.settings import WebSettings
 
 Sleep = Callable[[float], Awaitable[Any]]
 MAX_QUERY_CHARS = 2000
@@ -63,7 +63,7 @@ class WebSearch:
     """The tool's logic: checks, cache, client-side rate limit, then Tavily."""
 
     def __init__(
-        self, settings: Settings, client_factory: ClientFactory, clock: Clock, sleep: Sleep
+        self, settings: WebSettings, client_factory: ClientFactory, clock: Clock, sleep: Sleep
     ):
         self.settings = settings
         self._client_factory = client_factory
@@ -119,7 +119,7 @@ class WebSearch:
 
 
 def create_server(
-    settings: Settings | None = None,
+    settings: WebSettings | None = None,
     client_factory: ClientFactory | None = None,
     *,
     clock: Clock = time.monotonic,
@@ -130,7 +130,7 @@ def create_server(
     ``clock`` and ``sleep`` drive the cache expiry and the rate limiter (tests
     pass a fake clock); ``client_factory`` builds the Tavily client from settings.
     """
-    settings = settings or get_settings()
+    settings = settings or WebSettings()
     service = WebSearch(settings, client_factory or TavilySearch, clock, sleep)
 
     @asynccontextmanager
@@ -198,7 +198,7 @@ def create_server(
     return server
 
 
-def health_check(settings: Settings) -> Callable[[], Awaitable[dict[str, Any]]]:
+def health_check(settings: WebSettings) -> Callable[[], Awaitable[dict[str, Any]]]:
     """Facts for GET /health: whether a key is set (never the key) and where Tavily is."""
 
     async def check() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from pydantic import SecretStr
 from backend.config import Settings
 from backend.llm import LLMConfigError, build_chat_model
 from backend.reasoning.engine import take_fallbacks
-from backend.reasoning.llm_engine import LLMEngine, extract_json
+from backend.reasoning.llm.engine import LLMEngine, extract_json
 from backend.reasoning.models import (
     Claim,
     Plan,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from backend.graph.result import RunResult
 from tests.backend.api.conftest import api_server, read_sse
 from tests.backend.test_cli import marsa
 from tests.helpers import assert_research_result
@@ -54,6 +55,7 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     result = json.loads(out.read_text())
     assert_research_result(result)
     assert result["engine"] == "offline"
+    assert RunResult.model_validate(result).as_json() == result  # the typed result, as it is
 
     # The README's example question: both asks answered in the first lines.
     demo = marsa("research", DEMO, "--quiet", data_dir=data)

@@ -12,7 +12,11 @@ from pydantic import SecretStr
 
 from backend.config import Settings
 from backend.mcp_client import SERVERS, MCPHub
-from backend.mcp_client.registry import settings_for
+from backend.mcp_client.registry import _variable, server_env, settings_for
+from mcp_servers.common.settings import ServerSettings
+from mcp_servers.document_store.settings import DocsSettings
+from mcp_servers.github_server.settings import GithubSettings
+from mcp_servers.tavily_search.settings import WebSettings
 from tests.helpers import REPO_ROOT
 
 KEYS = {
@@ -25,6 +29,11 @@ KEYS = {
 OWN = {"docs": "embedder_api_key", "web": "tavily_api_key", "github": "github_token"}
 OWN_VARIABLE = {"docs": "MARSA_EMBEDDER_API_KEY", "web": "TAVILY_API_KEY", "github": "GITHUB_TOKEN"}
 PACKAGES = {"docs": "document_store", "web": "tavily_search", "github": "github_server"}
+SERVER_SETTINGS: dict[str, type[ServerSettings]] = {
+    "docs": DocsSettings,
+    "web": WebSettings,
+    "github": GithubSettings,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -76,6 +85,58 @@ def test_every_setting_a_server_reads_is_in_its_allow_list(name: str) -> None:
     source = "\n".join(
         path.read_text() for path in (Path(REPO_ROOT) / "mcp_servers" / PACKAGES[name]).glob("*.py")
     )
-    read = set(re.findall(r"settings\.(\w+)", source)) & set(Settings.model_fields)
+    fields = set(Settings.model_fields) | set(SERVER_SETTINGS[name].model_fields)
+    read = set(re.findall(r"settings\.(\w+)", source)) & fields
     assert read, "the pattern found no setting: the test no longer sees what the server reads"
     assert read - set(settings_for(name)) == set()
+
+
+@pytest.mark.parametrize("name", ["docs", "web", "github"])
+def test_a_source_module_declares_exactly_its_servers_own_settings(name: str) -> None:
+    assert set(settings_for(name)) == set(SERVER_SETTINGS[name].model_fields)
+
+
+@pytest.mark.parametrize("name", ["docs", "web", "github"])
+def test_the_client_and_the_server_read_a_setting_from_the_same_variable(name: str) -> None:
+    server = SERVER_SETTINGS[name]
+    for field in settings_for(name):
+        alias = server.model_fields[field].validation_alias
+        expected = alias.choices[0] if alias is not None else f"MARSA_{field.upper()}"  # type: ignore[union-attr]
+        assert _variable(field) == expected
+
+
+def _every_setting_set(settings: Settings) -> Settings:
+    """Settings with every optional value given, so nothing is left out for being unset."""
+    update: dict[str, object] = {}
+    for field, info in Settings.model_fields.items():
+        if getattr(settings, field) is None:
+            kind = str(info.annotation)
+            if "SecretStr" in kind:
+                update[field] = SecretStr("x")
+            elif "Path" in kind:
+                update[field] = Path("/x")
+            elif "str" in kind:
+                update[field] = "x"
+    return settings.model_copy(update=update)
+
+
+@pytest.mark.parametrize("name", ["docs", "web", "github"])
+def test_a_stdio_servers_environment_holds_only_its_own_settings_variables(
+    settings: Settings, name: str
+) -> None:
+    env = server_env(name, _every_setting_set(settings))
+    own = {_variable(field) for field in SERVER_SETTINGS[name].model_fields}
+    every = {_variable(field) for field in Settings.model_fields}
+    assert {var for var in env if var in every or var.startswith("MARSA_")} == own
+
+
+@pytest.mark.parametrize("name", ["docs", "web", "github"])
+def test_a_servers_settings_read_the_variables_and_defaults_docs_configuration_lists(
+    name: str,
+) -> None:
+    for field, info in SERVER_SETTINGS[name].model_fields.items():
+        listed = Settings.model_fields[field]  # docs/configuration.md is generated from these
+        assert info.validation_alias == listed.validation_alias, field
+        assert info.get_default(call_default_factory=True) == listed.get_default(
+            call_default_factory=True
+        ), field

@@ -13,12 +13,13 @@ from fastmcp.exceptions import ToolError
 
 from backend.config import Settings
 from mcp_servers.document_store import create_server
+from mcp_servers.document_store.settings import DocsSettings
 from tests.mcp_servers.docs_fixtures import CORPUS
 
 
 @pytest.fixture
 async def client(settings: Settings) -> AsyncIterator[Client]:
-    async with Client(create_server(settings)) as c:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as c:
         yield c
 
 
@@ -191,7 +192,7 @@ async def test_get_context_returns_the_neighbouring_chunks(settings: Settings) -
     long_text = "\n".join(
         f"## Part {i}\n" + " ".join(f"word{i}x{j}" for j in range(30)) for i in range(6)
     )
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as client:
         added = await call(client, "ingest_document", title="Long", content=long_text)
         whole = await call(client, "get_document", doc_id=added["doc_id"])
         center = whole["chunks"][3]["chunk_id"]
@@ -274,9 +275,9 @@ async def test_delete_document_removes_it_from_every_search_mode(client: Client)
 
 
 async def test_store_persists_across_server_restarts(settings: Settings) -> None:
-    async with Client(create_server(settings)) as first:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as first:
         await ingest_corpus(first)
-    async with Client(create_server(settings)) as second:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as second:
         assert (await call(second, "list_documents"))["total"] == len(CORPUS)
         found = await call(second, "search_documents", query="ownership borrowing", mode="keyword")
         assert found["results"][0]["title"] == "Rust ownership"
@@ -287,7 +288,7 @@ async def test_each_tool_call_is_logged_as_one_json_line(
 ) -> None:
     import json
 
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as client:
         await ingest_corpus(client)
         await call(client, "search_documents", query="tides", n_results=2)
         with pytest.raises(ToolError):

@@ -1,5 +1,5 @@
 """The document store's MCP tools refuse what the REST API refuses (one set of rules,
-mcp_servers/common/validation.py), and say what they did."""
+marsa_common/validation.py), and say what they did."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from backend.config import Settings
-from mcp_servers.common import validation
+from marsa_common import validation
 from mcp_servers.document_store import create_server
+from mcp_servers.document_store.settings import DocsSettings
 
 BAD_DOCUMENTS: list[tuple[dict[str, Any], str]] = [
     ({"title": "t", "content": "c", "source_url": "javascript:alert(1)"}, "http"),
@@ -30,7 +31,7 @@ the same list: tests/backend/api/test_documents_api.py)."""
 
 @pytest.fixture
 async def client(settings: Settings) -> AsyncIterator[Client]:
-    async with Client(create_server(settings)) as c:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as c:
         yield c
 
 
@@ -75,7 +76,7 @@ async def test_ingest_file_refuses_a_file_with_nothing_in_it(
 async def test_an_unchanged_document_reports_the_chunks_it_has(settings: Settings) -> None:
     settings = settings.model_copy(update={"chunk_words": 40, "chunk_overlap": 0})
     content = "\n\n".join(f"Paragraph {n} " + "word " * 39 for n in range(13))
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as client:
         first = (
             await client.call_tool("ingest_document", {"title": "Long", "content": content})
         ).structured_content

@@ -16,6 +16,7 @@ from fastmcp import Client
 
 from backend.config import Settings
 from mcp_servers.document_store import create_server
+from mcp_servers.document_store.settings import DocsSettings
 from tests.helpers import (
     REPO_ROOT,
     free_port,
@@ -151,7 +152,7 @@ async def test_chroma_server_store_ingests_and_searches(
     chroma_server: str, isolated_env: Path
 ) -> None:
     settings = chroma_settings(chroma_server, isolated_env)
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as client:
         for doc in CORPUS:
             await client.call_tool("ingest_document", doc)
         found = await client.call_tool(
@@ -167,12 +168,12 @@ async def test_a_second_server_on_the_same_chroma_url_sees_the_documents(
     chroma_server: str, tmp_path: Path
 ) -> None:
     settings = chroma_settings(chroma_server, tmp_path / "first")
-    async with Client(create_server(settings)) as first:
+    async with Client(create_server(DocsSettings.taken_from(settings))) as first:
         added = await first.call_tool("ingest_document", RUST)
     assert isinstance(added.structured_content, dict)
     # Another data directory too: what the second server sees can only come from Chroma.
     other = settings.model_copy(update={"data_dir": tmp_path / "second"})
-    async with Client(create_server(other)) as second:
+    async with Client(create_server(DocsSettings.taken_from(other))) as second:
         listed = await second.call_tool("list_documents", {})
         found = await second.call_tool("search_documents", {"query": "borrowing and ownership"})
     assert isinstance(listed.structured_content, dict)

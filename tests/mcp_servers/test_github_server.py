@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from backend.config import Settings
 from mcp_servers.github_server import create_server
+from mcp_servers.github_server.settings import GithubSettings
 from tests.fakes.github_api import FakeGitHub, sample_github
 from tests.fakes.github_data import SAMPLE_TOKEN as TOKEN
 from tests.fakes.github_data import FakeIssue, FakeRepo
@@ -38,7 +39,7 @@ def settings_for(fake: FakeGitHub, token: str | None = TOKEN, **extra: Any) -> S
 
 
 async def call(settings: Settings, tool: str, **arguments: Any) -> dict[str, Any]:
-    async with Client(create_server(settings)) as client:
+    async with Client(create_server(GithubSettings.taken_from(settings))) as client:
         result = await client.call_tool(tool, arguments)
     assert isinstance(result.structured_content, dict)
     return result.structured_content
@@ -54,7 +55,7 @@ async def call_error(settings: Settings, tool: str, **arguments: Any) -> str:
 
 
 async def test_tools_are_listed_read_only_with_output_schemas(fake: FakeGitHub) -> None:
-    async with Client(create_server(settings_for(fake))) as client:
+    async with Client(create_server(GithubSettings.taken_from(settings_for(fake)))) as client:
         tools = {tool.name: tool for tool in await client.list_tools()}
     assert set(tools) == {"search_code", "get_issues", "search_repositories", "get_file"}
     for tool in tools.values():
@@ -66,7 +67,7 @@ async def test_tools_are_listed_read_only_with_output_schemas(fake: FakeGitHub) 
 
 
 async def test_building_and_listing_the_server_sends_no_request(fake: FakeGitHub) -> None:
-    async with Client(create_server(settings_for(fake))) as client:
+    async with Client(create_server(GithubSettings.taken_from(settings_for(fake)))) as client:
         await client.list_tools()
     assert fake.requests == []
 

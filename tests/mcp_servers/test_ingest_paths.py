@@ -15,6 +15,7 @@ from fastmcp.exceptions import ToolError
 
 from backend.config import Settings
 from mcp_servers.document_store import create_server
+from mcp_servers.document_store.settings import DocsSettings
 
 ClientFor = Callable[..., AbstractAsyncContextManager[Client]]
 
@@ -26,7 +27,7 @@ def client_for(settings: Settings) -> ClientFor:
     @asynccontextmanager
     async def open_client(*roots: Path) -> AsyncIterator[Client]:
         allowed = settings.model_copy(update={"docs_ingest_roots": [str(r) for r in roots]})
-        async with Client(create_server(allowed)) as client:
+        async with Client(create_server(DocsSettings.taken_from(allowed))) as client:
             yield client
 
     return open_client
@@ -169,3 +170,4 @@ def test_ingest_roots_are_read_as_a_path_list_or_json(
 ) -> None:
     monkeypatch.setenv("MARSA_DOCS_INGEST_ROOTS", value)
     assert Settings().docs_ingest_roots == expected
+    assert DocsSettings().docs_ingest_roots == expected  # the server reads it the same way

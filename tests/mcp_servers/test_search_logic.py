@@ -13,7 +13,7 @@ import pytest
 from chromadb.config import Settings as ChromaSettings
 
 from backend.config import Settings
-from mcp_servers.document_store.embeddings import (
+from marsa_common.embeddings import (
     EmbedderError,
     HttpEmbedder,
     MiniLMOnnxEmbedder,
@@ -21,6 +21,7 @@ from mcp_servers.document_store.embeddings import (
 )
 from mcp_servers.document_store.ingest import Document
 from mcp_servers.document_store.search import FilterError, build_where, fuse, matches
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore, StoreError
 from tests.fakes.embeddings_api import FakeEmbeddings, vector_for
 
@@ -292,10 +293,13 @@ def test_embedding_nothing_is_an_embedder_error(api: FakeEmbeddings) -> None:
 def test_the_store_refuses_a_collection_built_with_another_embedder(
     api: FakeEmbeddings, settings: Settings
 ) -> None:
-    first = DocumentStore(settings, embedder=HttpEmbedder("openai", "fake-3d", api.url, "sk-t"))
+    first = DocumentStore(
+        DocsSettings.taken_from(settings),
+        embedder=HttpEmbedder("openai", "fake-3d", api.url, "sk-t"),
+    )
     first.ingest([Document(title="Tides", content="The moon pulls the sea.", source="t")])
     assert first.count() == 1
     with pytest.raises(StoreError) as info:
-        DocumentStore(settings)
+        DocumentStore(DocsSettings.taken_from(settings))
     message = str(info.value)
     assert "'openai:fake-3d'" in message and "'minilm-onnx'" in message

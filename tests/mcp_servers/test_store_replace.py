@@ -25,9 +25,10 @@ from fastmcp import Client
 
 from backend.config import Settings
 from backend.mcp_client import server_env
+from marsa_common.embeddings import Embedder, EmbedderError, make_embedder
 from mcp_servers.document_store import create_server
-from mcp_servers.document_store.embeddings import Embedder, EmbedderError, make_embedder
 from mcp_servers.document_store.ingest import Document, chunk_text
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import ADD_BATCH, DocumentStore
 from tests.fakes.embeddings_api import vector_for
 from tests.fakes.loopback import base_url, close, serve
@@ -86,7 +87,7 @@ def flaky(small: Settings) -> Flaky:
 
 def open_store(settings: Settings, embedder: Flaky) -> DocumentStore:
     """A store writing 4 chunks a batch, so a 12-chunk document takes three."""
-    return DocumentStore(settings, embedder=embedder, add_batch=4)
+    return DocumentStore(DocsSettings.taken_from(settings), embedder=embedder, add_batch=4)
 
 
 async def shown(store: DocumentStore, query: str) -> tuple[list[dict[str, Any]], list[str]]:

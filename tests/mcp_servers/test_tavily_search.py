@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from backend.config import Settings
 from mcp_servers.tavily_search import create_server, health_check
 from mcp_servers.tavily_search.api import TavilySearch
+from mcp_servers.tavily_search.settings import WebSettings
 from tests.fakes.tavily_api import FakeTavily
 from tests.helpers import (
     REPO_ROOT,
@@ -71,7 +72,9 @@ def web_settings(settings: Settings, fake: FakeTavily, **overrides: Any) -> Sett
 
 @pytest.fixture
 async def web(settings: Settings, fake: FakeTavily, clock: FakeClock) -> AsyncIterator[Client]:
-    server = create_server(web_settings(settings, fake), clock=clock, sleep=clock.sleep)
+    server = create_server(
+        WebSettings.taken_from(web_settings(settings, fake)), clock=clock, sleep=clock.sleep
+    )
     async with Client(server) as client:
         yield client
 
@@ -192,7 +195,7 @@ async def test_cached_entry_expires_after_the_ttl(
 
 def rate_limited_client(settings: Settings, fake: FakeTavily, clock: FakeClock) -> Client:
     limited = web_settings(settings, fake, tavily_rate_per_minute=2)
-    return Client(create_server(limited, clock=clock, sleep=clock.sleep))
+    return Client(create_server(WebSettings.taken_from(limited), clock=clock, sleep=clock.sleep))
 
 
 async def test_rate_limit_waits_briefly_when_a_slot_frees_within_a_second(
@@ -240,7 +243,7 @@ async def test_missing_key_explains_how_to_set_it_and_sends_no_request(
     settings: Settings, fake: FakeTavily
 ) -> None:
     keyless = settings.model_copy(update={"tavily_base_url": fake.url})
-    async with Client(create_server(keyless)) as web:
+    async with Client(create_server(WebSettings.taken_from(keyless))) as web:
         message = await search_error(web, query="agents")
 
     assert "TAVILY_API_KEY" in message
@@ -295,7 +298,7 @@ async def test_rejected_key_names_the_fix_and_never_shows_the_key(
 ) -> None:
     wrong_key = "tvly-wrong-key-that-must-stay-secret"
     wrong = web_settings(settings, fake, tavily_api_key=SecretStr(wrong_key))
-    async with Client(create_server(wrong)) as web:
+    async with Client(create_server(WebSettings.taken_from(wrong))) as web:
         message = await search_error(web, query="agents")
 
     assert "Tavily rejected the API key (HTTP 401); check TAVILY_API_KEY" in message
@@ -308,7 +311,7 @@ async def test_log_line_of_a_failed_call_never_shows_the_key(
 ) -> None:
     wrong_key = "tvly-wrong-key-that-must-stay-secret"
     wrong = web_settings(settings, fake, tavily_api_key=SecretStr(wrong_key))
-    async with Client(create_server(wrong)) as web:
+    async with Client(create_server(WebSettings.taken_from(wrong))) as web:
         await search_error(web, query="agents")
 
     err = capsys.readouterr().err
@@ -323,7 +326,7 @@ async def test_unanswered_search_times_out_with_a_hint_to_raise_the_timeout(
 ) -> None:
     fake.hold = True
     impatient = web_settings(settings, fake, tavily_timeout=0.2)
-    async with Client(create_server(impatient)) as web:
+    async with Client(create_server(WebSettings.taken_from(impatient))) as web:
         message = await search_error(web, query="agents")
 
     assert "did not answer within 0.2 s" in message
@@ -335,7 +338,7 @@ async def test_unreachable_tavily_says_which_url_it_tried(settings: Settings) ->
     offline = settings.model_copy(
         update={"tavily_api_key": SecretStr("tvly-k"), "tavily_base_url": nowhere}
     )
-    async with Client(create_server(offline)) as web:
+    async with Client(create_server(WebSettings.taken_from(offline))) as web:
         message = await search_error(web, query="agents")
 
     assert f"Could not reach Tavily at {nowhere}" in message
@@ -359,7 +362,9 @@ async def test_tavily_client_is_closed_when_the_server_stops(
             closed.append(True)
             await super().close()
 
-    server = create_server(web_settings(settings, fake), client_factory=RecordingTavily)
+    server = create_server(
+        WebSettings.taken_from(web_settings(settings, fake)), client_factory=RecordingTavily
+    )
     async with Client(server) as web:
         await search(web, query="agents")
 

@@ -14,14 +14,15 @@ from backend.api.deps import HubDep, SettingsDep
 from backend.api.errors import WRITE, pattern_message, responses
 from backend.api.schemas import NO_NUL, DocumentText
 from backend.mcp_client import (
+    INGEST_TIMEOUT,
     MCPHub,
     ServerConnectionLost,
     ServerUnavailable,
     ToolCallError,
     ToolTimeout,
 )
-from mcp_servers.common import validation
-from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
+from marsa_common import validation
+from marsa_common.files import SUPPORTED_SUFFIXES
 
 router = APIRouter(prefix="/api/documents", tags=["documents"])
 
@@ -60,10 +61,6 @@ _UPLOAD_SCHEMA = {
         },
     }
 }
-
-
-INGEST_TIMEOUT = 900.0
-"""Seconds an ingestion may take: a 10 MiB file is about a thousand chunks to embed."""
 
 
 RETRY_SOON = 5

@@ -22,6 +22,7 @@ from backend.api.schemas import (
     RunPage,
     RunSummary,
 )
+from backend.graph.result import RunResult
 from backend.persistence import RUN_ID_PATTERN, RunRecord
 
 router = APIRouter(prefix="/api/research", tags=["research"])
@@ -31,19 +32,13 @@ RunId = Annotated[
 ]
 """Checked before anything reaches the database (PostgreSQL refuses NUL in text)."""
 
-_RESULT_KEYS = (
-    "report",
-    "claims",
-    "sources",
-    "citations",
-    "citation_check",
-    "timings",
-    "errors",
-    "iterations",
-    "engine",
-    "llm_usage",
-    "llm_usage_by_node",
+_FROM_RECORD = {*RunSummary.model_fields, "plan", "sub_queries"}
+_RESULT_KEYS = tuple(
+    key
+    for key in RunResult.model_fields
+    if key in RunDetail.model_fields and key not in _FROM_RECORD
 )
+"""What a run's detail takes from its stored RunResult (the rest comes from the run record)."""
 
 
 def detail_of(record: RunRecord) -> RunDetail:

@@ -9,17 +9,18 @@ from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import node_span, plan_of, sources_of, verdicts_of
-from backend.graph.sources import NO_SEARCH_TOOL, SEARCH_CALLS, generic_search_tool
+from backend.graph.sources import NO_SEARCH_TOOL, generic_search_tool
 from backend.graph.state import AgentState
 from backend.reasoning.engine import take_fallbacks
 from backend.reasoning.models import SubQuery
+from backend.sources import BUILTINS
 
 
 def searchable(ctx: ResearchContext) -> tuple[list[str], list[str]]:
     """(servers the researcher can search, extra servers it cannot: no search-like tool)."""
     usable, skipped = [], []
     for server in ctx.usable_servers():
-        if server in SEARCH_CALLS or generic_search_tool(ctx.tools_of(server)) is not None:
+        if server in BUILTINS or generic_search_tool(ctx.tools_of(server)) is not None:
             usable.append(server)
         else:
             skipped.append(server)
@@ -29,7 +30,7 @@ def searchable(ctx: ResearchContext) -> tuple[list[str], list[str]]:
 def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
     """Keep only servers that can answer; a sub-query left with none falls back to all usable.
     Extra servers from the MCP config join every sub-query: that is what they were added for."""
-    extras = [s for s in usable if s not in SEARCH_CALLS]
+    extras = [s for s in usable if s not in BUILTINS]
     for sq in sub_queries:
         kept = [s for s in sq.sources if s in usable] or list(usable)
         sq.sources = kept + [s for s in extras if s not in kept]

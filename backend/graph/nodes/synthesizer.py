@@ -6,10 +6,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from backend.graph.citations import check_citations
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.common import claims_of, node_span, plan_of, sources_of, verdicts_of
 from backend.graph.state import AgentState
+from backend.reasoning.citations import check_citations
 from backend.reasoning.engine import take_fallbacks
 
 

@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from mcp_servers.document_store.embeddings import Embedder, make_embedder
+from marsa_common.embeddings import Embedder, make_embedder
 
 DIMENSIONS = 384
 

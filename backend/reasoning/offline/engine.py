@@ -17,7 +17,7 @@ from backend.reasoning.models import Claim, Plan, Report, Source, SubQuery, Verd
 from backend.reasoning.offline import claims as claims_mod
 from backend.reasoning.offline import planner, refine, report, verify
 from backend.reasoning.offline.embedding import SentenceVectors
-from mcp_servers.document_store.embeddings import Embedder
+from marsa_common.embeddings import Embedder
 
 
 class OfflineEngine:

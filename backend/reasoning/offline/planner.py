@@ -50,6 +50,7 @@ from backend.reasoning.offline.text import (
     word_set,
     words,
 )
+from backend.sources import BUILTINS, routed
 
 _STRONG_CODE: Final = re.compile(
     r"\b(?:repo|repos|repository|repositories|github|librar(?:y|ies)|packages?|apis?|sdks?"
@@ -254,14 +255,10 @@ def _later_asks(query: str) -> Pieces:
 
 def route(query: str, available: list[str]) -> list[str]:
     """The servers a question goes to, in a fixed order: docs, github, web."""
-    chosen = [s for s in ("docs",) if s in available]
-    if "github" in available and is_code_question(query):
-        chosen.append("github")
-    if "web" in available:
-        chosen.append("web")
+    chosen = routed(available, is_code_question(query))
     if not chosen:
         # Nothing default is configured: searching the extra servers beats searching none.
-        chosen = sorted(s for s in available if s not in ("docs", "github", "web"))
+        chosen = sorted(s for s in available if s not in BUILTINS)
     return chosen
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_servers.document_store.ingest import SUPPORTED_SUFFIXES
+from marsa_common.files import SUPPORTED_SUFFIXES
 from tests.backend.api.conftest import ApiServer
 from tests.mcp_servers.test_formats import make_docx
 

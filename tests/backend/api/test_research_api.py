@@ -13,6 +13,7 @@ import pytest
 
 from backend.config import Settings
 from backend.graph.builder import build_graph
+from backend.graph.result import RunResult
 from backend.graph.run import initial_state
 from backend.persistence import RunStore, database_target, open_checkpointer
 from tests.backend.api.conftest import (
@@ -55,6 +56,10 @@ def test_a_run_goes_from_post_to_its_final_event_with_a_cited_report(
         assert f'href="#src-{citation["source_id"]}"' in detail["report_html"]
     assert {c["verdict"] for c in detail["claims"]} <= {"supported", "contradicted", "unverifiable"}
     assert set(detail["timings"]) >= AGENTS | {"total"}
+    # The detail carries the run's typed result: every field of it a detail has, valid.
+    shown = {k: detail[k] for k in RunResult.model_fields if k in detail}
+    assert set(shown) >= {"sources", "claims", "report", "citations", "timings", "engine"}
+    assert RunResult.model_validate({**shown, "run_id": run["id"]}).sources
 
 
 def test_a_run_the_sources_do_not_answer_says_so_in_its_detail_and_in_the_history(

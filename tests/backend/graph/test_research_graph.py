@@ -14,10 +14,11 @@ from backend.config import Settings
 from backend.graph.context import ResearchContext
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
-from backend.reasoning.llm_engine import LLMEngine
+from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 from tests.fakes.chat_model import ScriptedChatModel
 from tests.helpers import REPO_ROOT, assert_research_result
@@ -61,7 +62,7 @@ def engine() -> OfflineEngine:
 
 @pytest.fixture
 def store_settings(settings: Settings) -> Iterator[Settings]:
-    store = DocumentStore(settings)
+    store = DocumentStore(DocsSettings.taken_from(settings))
     store.ingest(Document(title=t, content=c, source=f"corpus:{t}") for t, c in CORPUS)
     yield settings
 
@@ -71,7 +72,7 @@ async def research(
 ) -> dict[str, Any]:
     async with MCPHub(settings, servers=["docs", "web"]) as hub:
         ctx = ResearchContext(hub=hub, engine=engine, tracer=Tracer(), settings=settings, **knobs)
-        return await run_research(query, ctx)
+        return (await run_research(query, ctx)).as_json()
 
 
 async def test_a_comparison_is_planned_researched_checked_and_reported_with_citations(
@@ -149,7 +150,7 @@ async def test_an_llm_that_never_answers_properly_falls_back_to_the_offline_engi
         ctx = ResearchContext(
             hub=hub, engine=llm, tracer=tracer, settings=store_settings, max_iterations=1
         )
-        result = await run_research(QUESTION, ctx)
+        result = (await run_research(QUESTION, ctx)).as_json()
     assert result["status"] == "done"
     fallbacks = {e["data"]["step"] for e in result["trace"] if e["kind"] == "fallback"}
     assert fallbacks == {"plan", "claims", "verify", "report"}
@@ -236,7 +237,7 @@ LONG_DOC = " ".join(
 async def test_chunks_of_one_document_are_one_numbered_source(
     settings: Settings, engine: OfflineEngine
 ) -> None:
-    DocumentStore(settings).ingest(
+    DocumentStore(DocsSettings.taken_from(settings)).ingest(
         [Document(title="Harbour manual", content=LONG_DOC, source="corpus:manual")]
     )
     result = await research(settings, engine, "How many tonnes does a quay crane lift?")

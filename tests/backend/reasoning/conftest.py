@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.reasoning.offline import OfflineEngine
-from mcp_servers.document_store.embeddings import Embedder, make_embedder
+from marsa_common.embeddings import Embedder, make_embedder
 
 
 @pytest.fixture(scope="module")

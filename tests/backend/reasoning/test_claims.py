@@ -5,7 +5,7 @@ from __future__ import annotations
 from backend.reasoning.models import SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.claims import PER_SINGLE_QUERY, is_prose
-from mcp_servers.document_store.embeddings import Embedder
+from marsa_common.embeddings import Embedder
 from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
 
 QUESTION = "Which magazine was started first, Arthur's Magazine or First for Women?"

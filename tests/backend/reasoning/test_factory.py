@@ -13,7 +13,7 @@ from backend.config import Settings
 from backend.llm import LLMConfigError
 from backend.reasoning.engine import take_fallbacks
 from backend.reasoning.factory import make_engine
-from backend.reasoning.llm_engine import LLMEngine
+from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
 from backend.trace import Tracer
 from tests.fakes.chat_model import ScriptedChatModel

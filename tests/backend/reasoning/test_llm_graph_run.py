@@ -17,11 +17,12 @@ from backend.config import Settings
 from backend.graph.context import ResearchContext
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
-from backend.reasoning.llm_engine import LLMEngine
+from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.models import Claim, Plan, Report, Source, SubQuery, Verdict
 from backend.reasoning.offline import OfflineEngine
 from backend.trace import Tracer
 from mcp_servers.document_store.ingest import Document
+from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.document_store.store import DocumentStore
 from tests.fakes.chat_model import Answer, ScriptedChatModel
 
@@ -41,7 +42,7 @@ _BLOCK = re.compile(r'<source id="(S\d+)" title="([^"]*)"')
 
 @pytest.fixture
 def store_settings(settings: Settings) -> Iterator[Settings]:
-    DocumentStore(settings).ingest(
+    DocumentStore(DocsSettings.taken_from(settings)).ingest(
         Document(title=t, content=c, source=f"corpus:{t}") for t, c in CORPUS
     )
     yield settings
@@ -147,7 +148,7 @@ async def research(
         ctx = ResearchContext(
             hub=hub, engine=llm, tracer=tracer, settings=settings, max_iterations=1
         )
-        return await run_research(QUESTION, ctx)
+        return (await run_research(QUESTION, ctx)).as_json()
 
 
 async def test_a_made_up_citation_quote_is_removed_from_the_report_and_counted(

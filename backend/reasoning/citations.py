@@ -14,23 +14,19 @@ from typing import Any
 
 from backend.reasoning.models import Citation, Source
 from backend.reasoning.offline.text import content_stems
+from marsa_common.text import quote_holds
 
 REMOVED_MARK = "[citation removed]"
 SOURCES_HEADING = "\n## Sources"
 _MARKER = re.compile(r"\[(\d+)\]")
 _GROUP = re.compile(r"(?:\[\d+\])+")
-_SPACE = re.compile(r"\s+")
-
-
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().lower()
 
 
 def _problem(citation: Citation, sources: dict[str, Source]) -> str | None:
     source = sources.get(citation.source_id)
     if source is None:
         return f"[{citation.n}] points to {citation.source_id}, not retrieved in this run"
-    if not citation.quote.strip() or _norm(citation.quote) not in _norm(source.text):
+    if not quote_holds(citation.quote, source.text):
         return f"[{citation.n}] quote not found in {citation.source_id}: {citation.quote[:80]!r}"
     return None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backend.graph.citations import REMOVED_MARK, check_citations
+from backend.reasoning.citations import REMOVED_MARK, check_citations
 from backend.reasoning.models import Citation, Source
 
 SOURCES = {
@@ -110,3 +110,13 @@ def test_markers_after_a_comma_are_judged_by_the_sentence_before_them() -> None:
     markdown, _, counts = check_citations(report, citations, SOURCES)
     assert markdown == f"Spring tides come at new moon [1], {REMOVED_MARK}.\n"
     assert counts["markers_removed"] == 1
+
+
+def test_a_quote_too_short_to_prove_anything_is_removed_like_evidence_would_be() -> None:
+    # One quote rule for citations and evidence: found verbatim and at least three words.
+    citations = [Citation(n=1, source_id="S1", quote="new moon")]
+    markdown, kept, counts = check_citations(
+        "Spring tides come at new moon [1].", citations, SOURCES
+    )
+    assert kept == [] and counts["removed"] == 1
+    assert REMOVED_MARK in markdown

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from mcp_servers.document_store import walk as walk_module
-from mcp_servers.document_store.walk import walk
+from marsa_common import files as walk_module
+from marsa_common.files import walk
 
 
 def tree(root: Path, files: dict[str, bytes]) -> Path:

@@ -1,4 +1,9 @@
-"""Prompt text for the LLM engine. Retrieved text is always fenced as untrusted data."""
+"""Prompt text for the LLM engine. Retrieved text is always fenced as untrusted data.
+
+What the sources are and where questions go comes from the source modules (``backend/sources``).
+"""
+
+from backend.sources import BUILTINS
 
 SYSTEM = (
     "You are one agent of MARSA, a research assistant that careful people trust. "
@@ -7,20 +12,30 @@ SYSTEM = (
     "Answer with one JSON object only, no prose around it."
 )
 
-PLAN = """Plan research for this question.
+_PLAN = """Plan research for this question.
 
 Question: {query}
 Available sources: {available}
-(docs = the user's local documents; web = web search; github = GitHub code and repositories)
+(<sources>)
 
 Decompose the question: a comparison gets one sub-query per item compared plus the whole
 question; a multi-part question one per part; a multi-hop question one for the first hop.
-Route code and repository questions to github when it is available; use docs whenever it is
-available; use web when it is available.
+<routing>
 
 JSON shape: {{"kind": "simple|comparison|multi_part|multi_hop",
 "sub_queries": [{{"text": "...", "sources": ["docs", ...], "purpose": "..."}}],
 "key_terms": ["..."], "entities": ["..."], "rationale": "one sentence"}}"""
+SOURCES = "; ".join(spec.prompt for spec in BUILTINS.values())
+"""What each built-in source is, in its own module's words."""
+ROUTING = (
+    "; ".join(
+        spec.prompt_route for spec in sorted(BUILTINS.values(), key=lambda s: s.route != "code")
+    )
+    + "."
+)
+"""Where questions go: the sources routed by topic first, then those always searched."""
+PLAN = _PLAN.replace("<sources>", SOURCES).replace("<routing>", ROUTING)
+
 
 REFINE = """The evidence so far is thin. Propose follow-up searches (new hops from entities
 found in the sources, or expanded queries). Do not repeat these searches: {done}

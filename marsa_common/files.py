@@ -1,4 +1,6 @@
-"""Which files a folder holds for the store, and which it passes over and why."""
+"""Which files the document store reads, which files a folder holds for it, and which it
+passes over and why. The CLI walks folders and the API checks uploads with these; the store's
+loaders cover exactly ``SUPPORTED_SUFFIXES`` (checked when its ingest module is imported)."""
 
 from __future__ import annotations
 
@@ -6,12 +8,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_servers.document_store.ingest import (
-    BINARY_SUFFIXES,
-    MAX_FILE_BYTES,
-    SUPPORTED_SUFFIXES,
-    looks_binary,
+MAX_FILE_BYTES = 25 * 1024 * 1024
+BINARY_SUFFIXES = (".pdf", ".docx")  # the other formats are text and hold no NUL byte
+SUPPORTED_SUFFIXES = frozenset(
+    (".md", ".markdown", ".mdx", ".rst", ".docx", ".txt", ".text", ".html", ".htm", ".pdf")
+    + (".jsonl",)
 )
+"""The one list of file types the store reads; the CLI, the API and the web page use it."""
+
+
+def looks_binary(head: bytes) -> bool:
+    """Whether the first bytes of a text file show it is not text (a NUL byte)."""
+    return b"\x00" in head[:4096]
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from backend.graph import prompts
-from backend.graph.citations import check_citations
 from backend.llm import dead_end, model_secrets, provider_errors
+from backend.reasoning.citations import check_citations
 from backend.reasoning.engine import ReasoningEngine
+from backend.reasoning.llm import prompts
 from backend.reasoning.models import (
     Citation,
     Claim,
@@ -48,17 +48,15 @@ from backend.reasoning.models import (
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.verify import weigh
 from backend.trace import NodeName, Tracer
-from mcp_servers.common.logging import scrub
+from marsa_common.secrets import scrub
+from marsa_common.text import normalise, quote_holds
 
 T = TypeVar("T", bound=BaseModel)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-_SPACE = re.compile(r"\s+")
 # An opening or closing tag of the fences the prompts use, however spaced or cased.
 _FENCE_TAG = re.compile(r"<(\s*/?\s*)(source|claim)\b", re.IGNORECASE)
 SOURCE_CHARS = 1500
 MAX_PROMPT_SOURCES = 15
-MIN_QUOTE_WORDS = 3
-"""Shorter evidence quotes ("the Moon") are found verbatim almost anywhere and prove nothing."""
 
 
 class _SubQueryOut(BaseModel):
@@ -122,10 +120,6 @@ def extract_json(text: str) -> str:
     return body[start : end + 1]
 
 
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().lower()
-
-
 def neutralise(text: str) -> str:
     """``text`` with every ``<source``/``</source``/``<claim``/``</claim`` tag defused, so
     retrieved text cannot close its fence (or open a fake one) and pass as instructions."""
@@ -182,11 +176,6 @@ def _not_independent(claim: Claim, by_id: dict[str, Source]) -> set[str]:
     }
 
 
-def _is_verbatim(quote: str, text: str) -> bool:
-    norm = _norm(quote)
-    return len(norm.split()) >= MIN_QUOTE_WORDS and norm in _norm(text)
-
-
 def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) -> Verdict:
     """The model's verdict, kept only as far as its evidence bears it out.
 
@@ -208,7 +197,7 @@ def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) ->
             dropped["unknown source"] += 1
         elif e.source_id in own:
             dropped["the claim's own source"] += 1
-        elif not _is_verbatim(e.quote, source.text):
+        elif not quote_holds(e.quote, source.text):
             dropped["not verbatim"] += 1
         else:
             evidence.append(
@@ -450,7 +439,7 @@ class LLMEngine:
             cited = [
                 sid
                 for sid in item.source_ids
-                if sid in by_id and _norm(item.text) in _norm(by_id[sid].text)
+                if sid in by_id and normalise(item.text) in normalise(by_id[sid].text)
             ]
             if not cited:
                 self._event(

@@ -1,0 +1,1 @@
+"""The LLM engine (``engine.py``) and its prompt text (``prompts.py``)."""
