@@ -30,6 +30,7 @@ from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable
 from backend.reasoning.offline.question import analyse
 from backend.reasoning.offline.text import content_stems, split_sentences
+from marsa_common.text import MIN_QUOTE_WORDS
 
 MAX_CITES_PER_CLAIM: Final = 4
 UNCONFIRMED: Final = "(not independently confirmed)"
@@ -51,6 +52,7 @@ class _Citations:
             return ""
         if quote not in source.text:
             quote = closest_sentence(source.text, quote)
+        quote = long_enough(quote, source.text)
         n = self.numbers.setdefault(source_id, len(self.numbers) + 1)
         if not any(c.n == n and c.quote == quote for c in self.citations):
             self.citations.append(Citation(n=n, source_id=source_id, quote=quote))
@@ -96,6 +98,24 @@ class _Citations:
             if (status := self.sources[by_number[m]].status if m in by_number else None)
         }
         return "".join(f" ({s})" for s in sorted(found))
+
+
+def long_enough(quote: str, text: str) -> str:
+    """The quote, widened within the source's text to the words around it when it is shorter
+    than the quote rule allows ("`WebSocketException(code=1008, reason=None)`" is two words):
+    a verbatim slice that holds it, so the citation proves what it is cited for."""
+    if len(quote.split()) >= MIN_QUOTE_WORDS or quote not in text:
+        return quote
+    start = text.index(quote)
+    end = start + len(quote)
+    while len(text[start:end].split()) < MIN_QUOTE_WORDS and (start > 0 or end < len(text)):
+        before = text.rfind(" ", 0, max(start - 1, 0))
+        start = 0 if before < 0 or start == 0 else before + 1
+        if len(text[start:end].split()) >= MIN_QUOTE_WORDS:
+            break
+        after = text.find(" ", end + 1)
+        end = len(text) if after < 0 else after
+    return text[start:end].strip()
 
 
 def says_the_same(quote: str, sentence: str) -> bool:

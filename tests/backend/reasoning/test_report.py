@@ -380,3 +380,31 @@ async def test_each_side_of_a_comparison_is_answered_by_a_sentence_about_it(
         report.answer
     )
     assert "writes log entries atomically" in report.answer
+
+
+async def test_every_citation_quote_is_long_enough_to_prove_something(
+    engine: OfflineEngine,
+) -> None:
+    """A signature line is two words; its citation quotes the words around it too."""
+    from marsa_common.text import quote_holds
+
+    text = (
+        "You can raise a `WebSocketException` from a WebSocket endpoint.\n\n"
+        "* `WebSocketException(code=1008, reason=None)`\n\n"
+        "The default close code is a policy violation."
+    )
+    sources = [source("S1", "exceptions", text)]
+    _, report = await _run(engine, "What does WebSocketException take?", sources)
+    assert report.citations
+    for citation in report.citations:
+        assert quote_holds(citation.quote, text), citation.quote
+
+
+def test_a_short_quote_is_widened_to_a_verbatim_slice_around_it() -> None:
+    from backend.reasoning.offline.report import long_enough
+
+    text = "Raise it with:\n\n* `WebSocketException(code=1008, reason=None)`\n\nDone."
+    quote = long_enough("`WebSocketException(code=1008, reason=None)`", text)
+    assert quote in text and len(quote.split()) >= 3
+    assert "`WebSocketException(code=1008, reason=None)`" in quote
+    assert long_enough("Defaults to 600.", "x Defaults to 600.") == "Defaults to 600."
