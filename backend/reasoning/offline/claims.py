@@ -84,13 +84,23 @@ def candidate_sentences(sources: list[Source]) -> list[Candidate]:
     return out
 
 
+_CODE_SPAN: Final = re.compile(r"`[^`]*`")
+_WORD: Final = re.compile(r"[A-Za-z]{2,}")
+MIN_PROSE_WORDS: Final = 3
+
+
 def is_prose(sentence: str) -> bool:
-    """False for a heading, and for a sentence with a code fence, a table row or a diagram
-    line in it: they are not statements a report can quote as a claim."""
+    """False for a heading, for a sentence with a code fence, a table row or a diagram line
+    in it, and for code with fewer than three words of prose around it: they are not
+    statements a report can quote as a claim."""
     lines = [line.strip() for line in sentence.splitlines()]
     if lines[0].startswith("#"):
         return False
-    return not any(line.startswith(("```", "|", "~~~")) or _DIAGRAM.search(line) for line in lines)
+    if any(line.startswith(("```", "|", "~~~")) or _DIAGRAM.search(line) for line in lines):
+        return False
+    # A line of code alone ("`WebSocketException(code=1008, reason=None)`") states nothing:
+    # two of them with different numbers are not sources disagreeing.
+    return len(_WORD.findall(_CODE_SPAN.sub(" ", sentence))) >= MIN_PROSE_WORDS
 
 
 def quality(source: Source) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from backend.reasoning.models import SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.claims import PER_SINGLE_QUERY, is_prose
@@ -143,3 +145,17 @@ def test_diagram_lines_and_table_rows_are_not_prose() -> None:
     assert not is_prose("Canberra | Australia | 1913 | capital since then")
     assert not is_prose("The capital, drawn:\n```\nCanberra\n```")
     assert not is_prose("# The capital city of Australia")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "prose"),
+    [
+        ("`WebSocketException(code=1008, reason=None)`", False),
+        ("* `await websocket.close(code=1000, reason=None)`", False),
+        ("Signature: `request.form(max_files=1000)`", False),
+        ("Use `websocket.close(code=1000)` to close the connection.", True),
+        ("The default close code is 1000.", True),
+    ],
+)
+def test_a_line_of_code_alone_is_not_a_claim(sentence: str, prose: bool) -> None:
+    assert is_prose(sentence) is prose
