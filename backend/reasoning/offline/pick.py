@@ -3,7 +3,7 @@
 Each passage (see ``passages``) is scored against the question and, for sources found by a
 follow-up hop, against that hop's search:
 
-``score = 0.40·similarity + 0.35·coverage + 0.20·cue + 0.05·prior − window``
+``score = 0.40·similarity + 0.35·coverage + 0.20·cue + 0.05·prior − 0.04·(sentences − 1)``
 
 * similarity: the mean of the best cosine between one of its sentences and the question (or
   hop search) and the sentences' average cosine (an idle sentence dilutes a passage);
@@ -12,9 +12,6 @@ follow-up hop, against that hop's search:
   counts for little and "keepalive_expiry" for much; a word of the document's title or of
   its sections' headings counts half;
 * cue: 1 when the passage holds the kind of thing asked for (``question.holds_cue``);
-* window: 0.04 for each sentence after the first that holds none of the question's words
-  the sentences before it lack, 0.02 for one that does (a window earns its length by saying
-  more of what was asked);
 * prior: half source quality, half retrieval rank; a passage opening with a pronoun or a
   connective ("It …", "However, …") loses 10 %: the window that starts one sentence earlier
   carries it.
@@ -272,9 +269,7 @@ def _score(
     if passage.is_list:  # one unit however many items: for a list question, the answer
         score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
     else:
-        extra = len(passage.sentences) - 1
-        idle = _idle_sentences(passage, terms)
-        score -= WINDOW_PENALTY * (idle + 0.5 * (extra - idle))
+        score -= WINDOW_PENALTY * (len(passage.sentences) - 1)
     opening = words(passage.sentences[0])[:1]
     if opening and opening[0] in LEANS_ON_CONTEXT:
         score *= 0.9
@@ -282,21 +277,6 @@ def _score(
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
-
-
-def _idle_sentences(passage: Passage, terms: list[str]) -> int:
-    """Sentences after the first that hold none of the question's words the ones before
-    them lack: a window earns its length only by saying more of what was asked ("… split
-    according to the operating system's rules. On Linux, the splitting happens on every
-    colon" adds "linux")."""
-    wanted = {stem(t.lower()) for t in terms}
-    held = _stems(passage.sentences[0]) & wanted
-    idle = 0
-    for sentence in passage.sentences[1:]:
-        new = (_stems(sentence) & wanted) - held
-        idle += not new
-        held |= new
-    return idle
 
 
 def complement(asked: Asked, pick: Pick) -> Choice | None:

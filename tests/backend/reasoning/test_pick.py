@@ -90,28 +90,6 @@ async def test_a_question_asking_whether_is_not_a_denied_premise(engine: Offline
     assert pick.denial is None
 
 
-SPLITTING = (
-    "Options can read values from environment variables, and a multiple option splits the "
-    "value on whitespace. The exceptions to this rule are the File and Path types which both "
-    "split according to the operating system's path splitting rules. On Unix systems like "
-    "Linux and OS X, the splitting happens on every colon (`:`), and on Windows on every "
-    "semicolon (`;`)."
-)
-
-
-async def test_a_window_whose_next_sentence_says_more_of_what_was_asked_is_not_held_back(
-    engine: OfflineEngine,
-) -> None:
-    pick = await _pick(
-        engine,
-        "On Linux, which character separates the entries when a Path option takes several "
-        "paths from one environment variable?",
-        [source("S1", "Options", SPLITTING)],
-    )
-    assert pick.found and pick.best is not None
-    assert "every colon" in pick.best.passage.text
-
-
 CONVERTORS = (
     "Paths can use URI templating style to capture path components.\n\n"
     "You can use convertors to modify what is captured. The available convertors are:\n\n"
