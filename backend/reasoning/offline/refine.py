@@ -39,6 +39,7 @@ from backend.reasoning.offline.text import (
     normalise,
     overlap,
     split_sentences,
+    word_set,
     words,
 )
 
@@ -146,7 +147,10 @@ def bridge_entities(
         # Luthor, who creates … Nuclear Man"): nearness to a key term cannot tell which one
         # the question means, so its two nearest are followed; another source gives one.
         taken = 0
-        for name in [_clean_title(source.title), *_near_terms(sentence, plan.key_terms)]:
+        title = _clean_title(source.title)
+        if title and not _speaks_of(source.text, title):
+            title = ""  # a page title its text never uses ("Introduction", "API") is no name
+        for name in [title, *_near_terms(sentence, plan.key_terms)]:
             if (
                 name
                 and name.lower() not in names_in_plan
@@ -201,13 +205,39 @@ def _near_terms(sentence: str, terms: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (distance(n), names.index(n)))
 
 
+_CONNECTIVES: Final = word_set(
+    "however therefore also then finally first second third instead otherwise additionally "
+    "furthermore moreover note see thus hence meanwhile alternatively likewise"
+)
+_OBJECT_OPENERS: Final = word_set(
+    "the a an that this these those all any each every with to for by from if when whether "
+    "your its their our"
+)
+
+
 def _common_word(name: str, sentence: str, texts: str) -> bool:
     """A one-word "name" that is only capitalised because it opens the sentence ("Make the
     `file` argument required", "Permissions are implemented …"): the sources also write it in
-    lower case. "Paris is …" is still a name."""
+    lower case, it is a connective ("However"), or it is a verb followed by its object
+    ("Enforces that …"). "Paris is …" is still a name."""
     if " " in name.strip() or not sentence.lstrip(" *_`#>-").startswith(name):
         return False
-    return re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None
+    if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None:
+        return True
+    if name.lower() in _CONNECTIVES:
+        return True
+    # A verb opening a sentence ("Enforces that all …", "Perform the …"): what follows it
+    # is its object or clause. A name is followed by its verb or a comma ("Paris is …",
+    # "Inception, a film …").
+    after = re.match(rf"{re.escape(name)}\s+(\w+)", sentence.lstrip(" *_`#>-"))
+    return after is not None and after.group(1).lower() in _OBJECT_OPENERS
+
+
+def _speaks_of(text: str, title: str) -> bool:
+    """Does the text (its headings aside) use the title: an entity's page names its entity
+    ("Gene Hackman (born …)"); a documentation page headed "Introduction" does not."""
+    prose = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("#"))
+    return mentions(prose, title)
 
 
 def _clean_title(title: str) -> str:

@@ -485,3 +485,27 @@ async def test_the_best_source_gives_its_two_nearest_names_to_follow(
     sources = [source("S1", "Superman IV", text, sub_query_ids=["q1"])]
     bridges = [sq.purpose for sq in await engine.refine(plan, sources, [], 1)]
     assert "bridge: Gene Hackman" in bridges and len(bridges) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Enforces that all incoming requests must be https, redirecting the rest.",
+        "However, the client keeps every connection alive between requests.",
+    ],
+)
+async def test_a_verb_or_connective_opening_a_sentence_is_no_bridge(
+    engine: OfflineEngine, text: str
+) -> None:
+    plan = await engine.plan("Which requests does the middleware redirect?", ["web"])
+    new = await engine.refine(plan, [source("S1", "notes.md", text, sub_query_ids=["q1"])], [], 1)
+    assert not [sq for sq in new if sq.purpose.startswith("bridge: ")]
+
+
+async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngine) -> None:
+    plan = await engine.plan("Which requests does the middleware redirect?", ["web"])
+    text = "# Introduction\n\nThe middleware redirects every plain http request to https."
+    new = await engine.refine(
+        plan, [source("S1", "Introduction", text, sub_query_ids=["q1"])], [], 1
+    )
+    assert "bridge: Introduction" not in [sq.purpose for sq in new]
