@@ -13,8 +13,14 @@ with an incompatible value (:func:`~backend.reasoning.offline.align.aligned_conf
 same subject and predicate or attribute, with the negation, opposite term, number, year,
 value or opposite movement (:mod:`~backend.reasoning.offline.direction`) sitting on that
 shared part, not merely somewhere in a similar sentence; otherwise it **supports** when cosine ≥
-:data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words;
-otherwise it is **neutral**. ``weight = cosine × source quality`` (0.5 when unscored).
+:data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words,
+and, when the claim states a change (something moves up or down, or is negated: see
+:func:`~backend.reasoning.offline.direction.directions`), the sentence states one too; a
+sentence that only sets the topic ("OBJECTIVE To determine whether metformin use is
+associated with colorectal cancer") does not confirm "Metformin reduces the risk of
+colorectal cancer"; otherwise it is **neutral**. On SciFact's 809 train claims this raised
+macro-F1 0.549 → 0.559 (halves 0.573 → 0.584, 0.524 → 0.533). ``weight = cosine × source
+quality`` (0.5 when unscored).
 
 Per source the strongest supporting and the strongest contradicting weight count, so one
 long document cannot outvote several short ones. With S and C the sums over sources:
@@ -46,6 +52,7 @@ import numpy as np
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
 from backend.reasoning.offline.align import aligned_conflicts
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
+from backend.reasoning.offline.direction import directions
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.signals import Signal
 from backend.reasoning.offline.text import content_stems
@@ -93,7 +100,8 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
     signals = aligned_conflicts(claim, sentence)
     if signals:
         return "contradicts", signals
-    if similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT:
+    close = similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT
+    if close and (not directions(claim) or directions(sentence)):
         return "supports", []
     return "neutral", []
 
@@ -171,6 +179,8 @@ def _decide(claim: Claim, readings: list[_Reading]) -> Verdict:
         elif not support and not against:
             kept = _strongest(readings, "neutral")[:KEEP]
             why = "Other sources touch the topic but neither confirm nor contradict it"
+            if directions(claim.text):
+                why += " (the claim states a change that no close sentence states)"
         else:
             why = f"Evidence too weak (support {s:.2f}, contradiction {c:.2f}, need {MIN_WEIGHT})"
     return Verdict(

@@ -317,3 +317,28 @@ async def test_the_same_rule_under_must_and_must_not_contradicts(engine: Offline
         "A client MUST NOT send a Host header field in a request message.",
     )
     assert verdict.verdict == "contradicted"
+
+
+async def test_a_sentence_that_only_sets_the_topic_does_not_support_a_claimed_change(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin reduces the risk of colorectal cancer in patients with diabetes.",
+        "OBJECTIVE To determine whether metformin use is associated with the risk of colorectal "
+        "cancer in patients with diabetes.",
+    )
+    assert verdict.verdict == "unverifiable"
+    assert "states a change" in verdict.rationale
+
+
+async def test_a_sentence_stating_the_same_change_in_other_words_supports_it(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin reduces the risk of colorectal cancer in patients with diabetes.",
+        "Metformin use was associated with a lower risk of colorectal cancer in patients with "
+        "diabetes.",
+    )
+    assert verdict.verdict == "supported"
