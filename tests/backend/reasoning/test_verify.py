@@ -342,3 +342,24 @@ async def test_a_sentence_stating_the_same_change_in_other_words_supports_it(
         "diabetes.",
     )
     assert verdict.verdict == "supported"
+
+
+async def test_a_study_aim_does_not_support_the_finding_it_asks_about(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Fish oil supplementation in pregnancy lowers the rate of allergy in infants.",
+        "The aim of this study was to determine whether fish oil supplementation in pregnancy "
+        "lowers the rate of allergy in infants.",
+    )
+    assert verdict.verdict == "unverifiable"
+
+
+async def test_a_stated_purpose_of_a_component_still_supports(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "The GZip middleware compresses responses for clients that accept gzip.",
+        "The purpose of the GZip middleware is to compress responses for clients that accept gzip.",
+    )
+    assert verdict.verdict == "supported"
