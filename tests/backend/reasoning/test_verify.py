@@ -317,3 +317,49 @@ async def test_the_same_rule_under_must_and_must_not_contradicts(engine: Offline
         "A client MUST NOT send a Host header field in a request message.",
     )
     assert verdict.verdict == "contradicted"
+
+
+async def test_a_sentence_that_only_sets_the_topic_does_not_support_a_claimed_change(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin reduces the risk of colorectal cancer in patients with diabetes.",
+        "OBJECTIVE To determine whether metformin use is associated with the risk of colorectal "
+        "cancer in patients with diabetes.",
+    )
+    assert verdict.verdict == "unverifiable"
+    assert "states a change" in verdict.rationale
+
+
+async def test_a_sentence_stating_the_same_change_in_other_words_supports_it(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Metformin reduces the risk of colorectal cancer in patients with diabetes.",
+        "Metformin use was associated with a lower risk of colorectal cancer in patients with "
+        "diabetes.",
+    )
+    assert verdict.verdict == "supported"
+
+
+async def test_a_study_aim_does_not_support_the_finding_it_asks_about(
+    engine: OfflineEngine,
+) -> None:
+    verdict = await _check(
+        engine,
+        "Fish oil supplementation in pregnancy lowers the rate of allergy in infants.",
+        "The aim of this study was to determine whether fish oil supplementation in pregnancy "
+        "lowers the rate of allergy in infants.",
+    )
+    assert verdict.verdict == "unverifiable"
+
+
+async def test_a_stated_purpose_of_a_component_still_supports(engine: OfflineEngine) -> None:
+    verdict = await _check(
+        engine,
+        "The GZip middleware compresses responses for clients that accept gzip.",
+        "The purpose of the GZip middleware is to compress responses for clients that accept gzip.",
+    )
+    assert verdict.verdict == "supported"
