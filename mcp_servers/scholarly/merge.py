@@ -9,19 +9,23 @@ from mcp_servers.scholarly.models import Paper
 
 
 def combine(first: Paper, second: Paper) -> Paper:
-    """``first`` with what only ``second`` knows filled in; OpenAlex's citation count and
-    venue win, arXiv's PDF fills a gap."""
+    """``first`` with what only ``second`` knows filled in. A venue wins over a preprint
+    server's name ('arXiv', OpenAlex's 'arXiv (Cornell University)'), whichever source has it."""
     values = first.model_dump()
     for name, value in second.model_dump().items():
         if values.get(name) in (None, "", []) and value not in (None, "", []):
             values[name] = value
-    if first.venue == "arXiv" and second.venue:
+    if _preprint(first.venue) and second.venue and not _preprint(second.venue):
         values["venue"] = second.venue
     if first.citation_count is None:
         values["citation_count"] = second.citation_count
     values["sources"] = sorted({*first.sources, *second.sources})
     values["is_open_access"] = bool(first.is_open_access or second.is_open_access)
     return Paper(**values)
+
+
+def _preprint(venue: str | None) -> bool:
+    return venue is None or venue.lower().startswith("arxiv")
 
 
 def merge_rankings(rankings: list[list[Paper]], limit: int) -> list[Paper]:

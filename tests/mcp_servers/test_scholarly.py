@@ -115,6 +115,14 @@ async def test_a_paper_both_sources_know_by_arxiv_id_is_listed_once_from_both(
     assert rag["citation_count"] == 3100
 
 
+async def test_a_merged_paper_takes_a_journal_venue_over_a_preprint_servers_name(
+    papers: Client,
+) -> None:
+    body = await call(papers, "search_papers", query="retrieval augmented generation")
+
+    assert by_title(body)[RAG]["venue"] == "NeurIPS 2020"  # OpenAlex said 'arXiv (Cornell …)'
+
+
 async def test_a_paper_both_sources_know_by_doi_is_listed_once_with_the_venue_of_openalex(
     papers: Client,
 ) -> None:
