@@ -38,8 +38,8 @@ class WebResult(BaseModel):
             content=" ".join(str(item.get("content") or "").split()),
             engines=engines,
             score=float(score) if isinstance(score, int | float) else None,
-            category=item.get("category") or None,
-            published_date=item.get("publishedDate") or None,
+            category=str(item["category"]) if item.get("category") else None,
+            published_date=str(item["publishedDate"]) if item.get("publishedDate") else None,
             domain=(urlsplit(url).hostname or "").removeprefix("www."),
         )
 
