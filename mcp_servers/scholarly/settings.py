@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pydantic import Field, field_validator
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from mcp_servers.common.settings import ServerSettings
 
 
-class ScholarlySettings(BaseSettings):
+class ScholarlySettings(ServerSettings):
     """Where OpenAlex and arXiv are, how politely to use them, and how to log."""
-
-    model_config = SettingsConfigDict(
-        env_prefix="MARSA_", env_file=".env", extra="ignore", populate_by_name=True
-    )
 
     openalex_url: str = Field(
         default="https://api.openalex.org",
@@ -54,24 +49,9 @@ class ScholarlySettings(BaseSettings):
         description="Requests per minute sent to arXiv, evenly spaced (arXiv asks for at most "
         "one every 3 s).",
     )
-    log_level: str = Field(
-        default="INFO", description="INFO logs every tool call; WARNING silences that."
-    )
-    server_log_dir: Path | None = Field(
-        default=None, description="Write tool-call log lines to <dir>/scholarly.jsonl."
-    )
-    mcp_token: SecretStr | None = Field(
-        default=None,
-        description="Bearer token every MCP request must carry over HTTP (MARSA_MCP_TOKEN).",
-    )
 
-    @field_validator("mcp_token", "scholarly_email", mode="before")
+    @field_validator("scholarly_email", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         # docker-compose passes an unset variable as "": nothing set, not an empty value.
         return None if isinstance(value, str) and not value.strip() else value
-
-    def secrets(self) -> list[str]:
-        """Values that must never appear in a log line or an error message."""
-        token = self.mcp_token.get_secret_value() if self.mcp_token else ""
-        return [token] if token else []

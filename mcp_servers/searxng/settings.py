@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pydantic import Field, field_validator
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from mcp_servers.common.settings import ServerSettings
 
 
-class SearxngSettings(BaseSettings):
+class SearxngSettings(ServerSettings):
     """Which SearXNG instance to ask, how politely, and how to log."""
-
-    model_config = SettingsConfigDict(
-        env_prefix="MARSA_", env_file=".env", extra="ignore", populate_by_name=True
-    )
 
     searxng_url: str | None = Field(
         default=None,
@@ -39,24 +34,9 @@ class SearxngSettings(BaseSettings):
         le=60,
         description="Longest a search waits for its turn before it is refused with 'retry in N s'.",
     )
-    log_level: str = Field(
-        default="INFO", description="INFO logs every tool call; WARNING silences that."
-    )
-    server_log_dir: Path | None = Field(
-        default=None, description="Write tool-call log lines to <dir>/searxng.jsonl."
-    )
-    mcp_token: SecretStr | None = Field(
-        default=None,
-        description="Bearer token every MCP request must carry over HTTP (MARSA_MCP_TOKEN).",
-    )
 
-    @field_validator("mcp_token", "searxng_url", mode="before")
+    @field_validator("searxng_url", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         # docker-compose passes an unset variable as "": nothing set, not an empty value.
         return None if isinstance(value, str) and not value.strip() else value
-
-    def secrets(self) -> list[str]:
-        """Values that must never appear in a log line or an error message."""
-        token = self.mcp_token.get_secret_value() if self.mcp_token else ""
-        return [token] if token else []

@@ -13,8 +13,7 @@ from fastmcp import Client
 
 from tests.fakes.arxiv_api import FakeArxiv
 from tests.fakes.openalex_api import FakeOpenAlex
-from tests.helpers import inspector_available, run_inspector
-from tests.mcp_servers.standalone import http_server, server_env, stdio_client
+from tests.helpers import http_server, inspector_available, process_env, run_inspector, stdio_client
 
 MODULE = "mcp_servers.scholarly"
 TOKEN = "mcp-test-token-scholarly-7c3e"
@@ -71,7 +70,7 @@ async def test_http_transport_with_a_token_refuses_without_it_and_serves_with_it
 def test_inspector_cli_calls_get_paper_over_stdio(
     apis: tuple[FakeOpenAlex, FakeArxiv], tmp_path: Path
 ) -> None:
-    env = server_env(settings_env(apis))
+    env = process_env(settings_env(apis))
     pairs = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
     code, payload, stderr = run_inspector(
         [

@@ -12,8 +12,7 @@ import pytest
 from fastmcp import Client
 
 from tests.fakes.searxng_api import FakeSearxng
-from tests.helpers import inspector_available, run_inspector
-from tests.mcp_servers.standalone import http_server, server_env, stdio_client
+from tests.helpers import http_server, inspector_available, process_env, run_inspector, stdio_client
 
 MODULE = "mcp_servers.searxng"
 TOKEN = "mcp-test-token-searxng-41d9"
@@ -62,7 +61,7 @@ def test_inspector_cli_gets_an_error_for_an_instance_with_json_disabled(
     fake: FakeSearxng, tmp_path: Path
 ) -> None:
     fake.json_enabled = False
-    env = server_env({"MARSA_SEARXNG_URL": fake.url})
+    env = process_env({"MARSA_SEARXNG_URL": fake.url})
     pairs = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
     code, payload, _ = run_inspector(
         [
