@@ -24,12 +24,15 @@ def is_research_question(query: str) -> bool:
 
 def adapt(paper: dict[str, Any]) -> dict[str, Any]:
     """A paper -> Source fields: its abstract is the text (the title when it has none), its
-    venue and publication date go to scoring."""
+    venue and publication date go to scoring. Its retrieval score is how cited it is, kept
+    within 0–1 like the other sources' (``c / (c + 100)``: 12 citations 0.11, 3,100 0.97),
+    so a famous paper does not outrank every other source by its count alone."""
     abstract = " ".join(str(paper.get("abstract") or "").split())
     authors = paper.get("authors") or []
     byline = ", ".join(authors[:3]) + (" et al." if int(paper.get("author_count") or 0) > 3 else "")
     year = paper.get("year")
     title = str(paper["title"])
+    cited = max(0, int(paper.get("citation_count") or 0))
     return {
         "title": f"{title} ({byline}, {year})" if byline and year else title,
         "url": paper["url"],
@@ -37,7 +40,7 @@ def adapt(paper: dict[str, Any]) -> dict[str, Any]:
         "published_date": paper.get("published_date") or (f"{year}-01-01" if year else None),
         "venue": paper.get("venue"),
         "word_count": len(abstract.split()),
-        "retrieval_score": float(paper.get("citation_count") or 0),
+        "retrieval_score": round(cited / (cited + 100), 4),
     }
 
 

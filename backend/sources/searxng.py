@@ -4,11 +4,20 @@ source (sources are keyed by URL)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from backend.sources.base import SearchCall, SourceSpec
 from backend.sources.web import adapt as adapt_web
 
-adapt = adapt_web
-"""A SearXNG result has a web result's fields (title, url, content, published_date, score)."""
+
+def adapt(item: dict[str, Any]) -> dict[str, Any]:
+    """A SearXNG result has a web result's fields (title, url, content, published_date); its
+    score is a sum over the engines that found it, unbounded, so it is kept within 0–1 like
+    Tavily's (``s / (s + 1)``)."""
+    fields = adapt_web(item)
+    score = max(0.0, fields["retrieval_score"])
+    fields["retrieval_score"] = round(score / (score + 1), 4)
+    return fields
 
 
 SOURCE = SourceSpec(

@@ -65,6 +65,17 @@ def test_a_paper_becomes_a_source_scored_by_its_venue_and_abstract() -> None:
     assert "Empirical Methods" in source.score_breakdown.domain_reason
 
 
+def test_a_papers_retrieval_score_is_its_citations_kept_within_one() -> None:
+    paper = {"title": "T", "url": "https://doi.org/10.1/t", "citation_count": 3100}
+    fields = to_sources("scholarly", "search_papers", {"results": [paper]})[0]
+    assert fields["retrieval_score"] == 0.9688
+
+
+def test_a_searxng_results_unbounded_score_is_kept_within_one() -> None:
+    item = {"title": "Tides", "url": "https://example.org/tides", "content": "x", "score": 4.0}
+    assert to_sources("searxng", "search", {"results": [item]})[0]["retrieval_score"] == 0.8
+
+
 def test_a_searxng_result_becomes_a_web_source() -> None:
     item = {"title": "Tides", "url": "https://example.org/tides", "content": "The moon pulls."}
     fields = to_sources("searxng", "search", {"results": [item]})[0]
