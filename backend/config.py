@@ -112,6 +112,75 @@ class Settings(BaseSettings):
         default=2, ge=0, le=5, description="Retries on 5xx; never waits for a rate-limit reset."
     )
 
+    # --- scholarly papers (OpenAlex + arXiv) ------------------------------
+    scholarly_email: str | None = Field(
+        default=None,
+        description="Contact address sent to OpenAlex as `mailto` (its 'polite pool': faster, "
+        "more reliable) and to both APIs in the User-Agent. Scholarly search is on only when "
+        "it is set: both APIs ask their users to say who they are.",
+    )
+    openalex_url: str = Field(
+        default="https://api.openalex.org",
+        description="Base URL of the OpenAlex API (tests point it at a local fake).",
+    )
+    arxiv_url: str = Field(
+        default="https://export.arxiv.org/api/query",
+        description="The arXiv API's query endpoint (tests point it at a local fake).",
+    )
+    scholarly_timeout: float = Field(
+        default=20.0, gt=0, le=120, description="Seconds to wait for one API response."
+    )
+    scholarly_cache_ttl: float = Field(
+        default=600.0, ge=0, description="Seconds a result stays cached; 0 turns the cache off."
+    )
+    scholarly_max_wait: float = Field(
+        default=5.0,
+        ge=0,
+        le=60,
+        description="Longest a call waits for its turn under the rate limits before it is "
+        "refused with 'retry in N s'.",
+    )
+    openalex_rate_per_minute: int = Field(
+        default=300,
+        ge=1,
+        le=600,
+        description="Requests per minute sent to OpenAlex, evenly spaced (it allows 10/s).",
+    )
+    arxiv_rate_per_minute: int = Field(
+        default=20,
+        ge=1,
+        le=60,
+        description="Requests per minute sent to arXiv, evenly spaced (arXiv asks for at most "
+        "one every 3 s).",
+    )
+
+    # --- key-free web search (SearXNG) ------------------------------------
+    searxng_url: str | None = Field(
+        default=None,
+        description="Root URL of a SearXNG instance whose JSON output is on, e.g. "
+        "http://127.0.0.1:8888 (the server asks <url>/search?format=json); the searxng "
+        "source is on only when it is set.",
+    )
+    searxng_timeout: float = Field(
+        default=15.0, gt=0, le=120, description="Seconds to wait for the instance."
+    )
+    searxng_cache_ttl: float = Field(
+        default=300.0, ge=0, description="Seconds a result stays cached; 0 turns the cache off."
+    )
+    searxng_rate_per_minute: int = Field(
+        default=30,
+        ge=1,
+        le=600,
+        description="Searches per minute sent to the instance, evenly spaced (public "
+        "instances block bursts).",
+    )
+    searxng_max_wait: float = Field(
+        default=2.0,
+        ge=0,
+        le=60,
+        description="Longest a search waits for its turn before it is refused with 'retry in N s'.",
+    )
+
     # --- reasoning ------------------------------------------------------
     llm: str | None = Field(
         default=None,
@@ -145,6 +214,12 @@ class Settings(BaseSettings):
     )
     web_server_url: str | None = Field(default=None, description="Same, for web search.")
     github_server_url: str | None = Field(default=None, description="Same, for GitHub.")
+    scholarly_server_url: str | None = Field(
+        default=None, description="Same, for scholarly papers."
+    )
+    searxng_server_url: str | None = Field(
+        default=None, description="Same, for SearXNG web search."
+    )
     log_level: str = Field(
         default="INFO", description="INFO logs every tool call; WARNING silences that."
     )
@@ -160,7 +235,7 @@ class Settings(BaseSettings):
         default=None,
         description="Bearer token of the built-in MCP servers over HTTP: a server started with "
         "--transport http answers 401 to any MCP request without 'Authorization: Bearer "
-        "<token>', and the client sends it to MARSA_DOCS/WEB/GITHUB_SERVER_URL. Without it a "
+        "<token>', and the client sends it to every MARSA_*_SERVER_URL. Without it a "
         "server only binds a loopback address (--host 0.0.0.0 refuses to start).",
     )
     mcp_call_timeout: float = Field(
@@ -211,7 +286,7 @@ class Settings(BaseSettings):
         default=4, ge=1, le=64, description="Runs that may research at the same time."
     )
 
-    @field_validator("mcp_token", mode="before")
+    @field_validator("mcp_token", "scholarly_email", "searxng_url", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         # docker-compose passes an unset variable as "": no token, not an empty one.

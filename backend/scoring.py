@@ -36,11 +36,23 @@ after that day is "within three months": ≤ 3 months → 1.0, ≤ 6 → 0.8, �
 0.4. No date, or a string that is not ISO 8601, → 0.6. A future date (clock skew) → 1.0.
 
 Depth by words: > 2000 → 0.8, 500–2000 inclusive → 0.6, < 500 → 0.4.
+
+A paper (``kind="paper"``, from the scholarly source) is read through its abstract, so it is
+scored by what stands behind it rather than by the words retrieved:
+
+* Authority by venue: a venue or URL of the publication tier (arXiv, ACM, IEEE, Nature, …) →
+  0.85, as the web tier does; another named journal, conference or proceedings → 0.80
+  (peer-reviewed, but not a venue MARSA knows); no venue → the URL's web tier, at least 0.60
+  (a paper indexed by OpenAlex or arXiv is more than an unknown page).
+* Recency from the publication date, as for any source.
+* Depth from the abstract: a full paper stands behind it, so an abstract of 100 words or more
+  → 0.6 and a shorter one → 0.5; no abstract → 0.4 (only the title is known).
 """
 
 from __future__ import annotations
 
 import calendar
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -48,7 +60,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 from urllib.parse import urlsplit
 
-SourceKind = Literal["web", "docs", "github_code", "github_issue", "github_repo"]
+SourceKind = Literal["web", "docs", "github_code", "github_issue", "github_repo", "paper"]
 
 WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
     {"domain": 0.4, "recency": 0.3, "depth": 0.3}
@@ -61,6 +73,9 @@ GITHUB_CODE: Final = 0.60
 GITHUB_DISCUSSION: Final = 0.50
 OFFICIAL_DOCS: Final = 0.80
 OTHER_BLOG: Final = 0.65
+PUBLICATION: Final = 0.85
+OTHER_VENUE: Final = 0.80
+INDEXED_PAPER: Final = 0.60
 
 # fmt: off
 _GOV_ACADEMIC_SUFFIXES: Final = (
@@ -165,11 +180,17 @@ def score_source(
     published: date | datetime | str | None,
     word_count: int,
     now: date | None = None,
+    venue: str | None = None,
 ) -> SourceScore:
-    """Score one source: the weighted sum of domain authority, recency and depth."""
-    domain, reason = domain_authority(url, kind)
+    """Score one source: the weighted sum of domain authority, recency and depth. A paper's
+    ``venue`` decides its authority and ``word_count`` is its abstract's."""
+    if kind == "paper":
+        domain, reason = paper_authority(url, venue)
+        depth = abstract_depth(word_count)
+    else:
+        domain, reason = domain_authority(url, kind)
+        depth = depth_score(word_count)
     recency = recency_score(published, now)
-    depth = depth_score(word_count)
     final = WEIGHTS["domain"] * domain + WEIGHTS["recency"] * recency + WEIGHTS["depth"] * depth
     return SourceScore(round(final, 4), domain, recency, depth, reason)
 
@@ -189,6 +210,8 @@ def domain_authority(url: str | None, kind: SourceKind = "web") -> tuple[float, 
         if url is not None and (host := _host(url)) in _GITHUB_HOSTS:
             return _github_authority(host, urlsplit(_with_scheme(url)).path)
         return _GITHUB_KIND_DEFAULTS[kind]
+    if kind == "paper":
+        return paper_authority(url, None)
     if kind != "web":
         raise ValueError(f"unknown source kind {kind!r}")
     if url is None:
@@ -219,6 +242,47 @@ def depth_score(word_count: int) -> float:
         return 0.8
     if word_count >= 500:
         return 0.6
+    return 0.4
+
+
+# A venue naming one of these is of the publication tier (word-bounded, case-insensitive).
+_PUBLICATION_VENUES: Final = re.compile(
+    r"\b(?:arxiv|acm|ieee|nature|springer|elsevier|plos|lancet|"
+    r"new england journal of medicine|bmj|pnas|proceedings of the national academy|"
+    r"neurips|neural information processing systems|icml|iclr|jmlr|"
+    r"computational linguistics|empirical methods in natural language processing|acl|emnlp|"
+    r"naacl|usenix|biorxiv|medrxiv)\b",
+    re.IGNORECASE,
+)
+# Names too common inside other venues' names ("Journal of Library Science") count only whole.
+_PUBLICATION_WHOLE: Final = frozenset({"science", "cell", "science advances"})
+
+
+def paper_authority(url: str | None, venue: str | None) -> tuple[float, str]:
+    """Authority of a paper: its venue's tier, else its URL's, and never below an indexed
+    paper's floor (see the module docstring)."""
+    name = " ".join((venue or "").split())
+    if name.casefold() in _PUBLICATION_WHOLE or (name and _PUBLICATION_VENUES.search(name)):
+        return PUBLICATION, f"publication ({name})"
+    by_url = _web_authority(url) if url else (UNKNOWN, "unknown (no URL)")
+    if by_url[0] >= PUBLICATION:
+        return by_url
+    if name:
+        return OTHER_VENUE, f"journal or conference ({name})"
+    if by_url[0] >= INDEXED_PAPER:
+        return by_url
+    return INDEXED_PAPER, "paper with no known venue"
+
+
+def abstract_depth(words: int) -> float:
+    """Depth of a paper read through its abstract: 100 words or more 0.6, a shorter
+    abstract 0.5, none 0.4."""
+    if words < 0:
+        raise ValueError(f"word count must be >= 0, got {words}")
+    if words >= 100:
+        return 0.6
+    if words > 0:
+        return 0.5
     return 0.4
 
 

@@ -167,21 +167,45 @@ function runFromHash() {
 
 // ---------- asking ----------
 
-function buildSourceToggles(up) {
+/** Whether a server can be searched now: up, or degraded (its API may still answer). */
+function usable(server) {
+  return server.status === "up" || server.status === "degraded";
+}
+
+function buildSourceToggles(known) {
   const box = clear($("source-toggles"));
-  if (!up || !up.length) {
-    box.appendChild(el("span", { class: "hint" }, up ? "No source is up." : "Sources unknown: the server chooses."));
-    return;
+  if (!known || !known.some(usable)) {
+    box.appendChild(el("span", { class: "hint" }, known ? "No source is up." : "Sources unknown: the server chooses."));
+    if (!known) return;
   }
-  for (const name of up) {
+  // Every source is shown: one that is off or down as a disabled toggle saying why (e.g. its
+  // setting is missing), one whose outside API does not answer checked but marked.
+  for (const server of known) {
+    const name = String(server.server);
+    const on = usable(server);
+    const note = on && server.status !== "degraded" ? "" : server.note || server.status;
+    const noteId = `source-note-${name.replace(/[^a-z0-9_-]/gi, "_")}`;
     box.appendChild(
-      el("label", { class: "check" }, el("input", { type: "checkbox", name: "sources", value: name, checked: true }), name),
+      el(
+        "label",
+        { class: `check source-toggle ${on ? server.status : "off"}`, title: note || null },
+        el("input", {
+          type: "checkbox",
+          name: "sources",
+          value: name,
+          checked: on,
+          disabled: !on,
+          "aria-describedby": note ? noteId : null,
+        }),
+        name,
+        note ? el("span", { class: "visually-hidden", id: noteId }, note) : null,
+      ),
     );
   }
 }
 
 function chosenSources() {
-  const boxes = [...$("source-toggles").querySelectorAll("input[name=sources]")];
+  const boxes = [...$("source-toggles").querySelectorAll("input[name=sources]")].filter((b) => !b.disabled);
   if (!boxes.length) return undefined;
   const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
   return chosen;
@@ -253,9 +277,9 @@ function showAuth() {
 
 async function refreshAll() {
   // Health probes every MCP server and can be slow: the lists do not wait for it.
-  const health = refreshHealth().then((up) => {
-    servers = up || [];
-    buildSourceToggles(up);
+  const health = refreshHealth().then((known) => {
+    servers = (known || []).filter(usable).map((s) => String(s.server));
+    buildSourceToggles(known);
   });
   await Promise.all([health, refreshHistory(), refreshDocuments()]);
 }

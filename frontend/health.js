@@ -1,15 +1,16 @@
-// The health strip: each MCP server up or down (its note shown on focus or hover), documents, engine.
+// The health strip: each MCP server up, degraded (up, but its outside API does not answer) or
+// down, its note shown on focus or hover; documents; engine.
 
 import { api } from "./api.js";
 import { $, clear, el } from "./dom.js";
 
-/** Fetch /api/health, draw the strip, and return the names of the servers that are up. */
+/** Fetch /api/health, draw the strip, and return its servers ({server, status, note, …}). */
 export async function refreshHealth() {
   const strip = clear($("health-servers"));
   try {
     const health = await api("/api/health");
     for (const server of health.servers || []) {
-      const up = server.status === "up";
+      const state = server.status === "up" || server.status === "degraded" ? server.status : "down";
       const tools = (server.tools || []).join(", ");
       const tip = [server.note, tools && `tools: ${tools}`, server.transport && `transport: ${server.transport}`]
         .filter(Boolean)
@@ -20,7 +21,7 @@ export async function refreshHealth() {
       const chip = el(
         "li",
         {
-          class: `server-health ${up ? "up" : "down"}`,
+          class: `server-health ${state}`,
           tabindex: "0",
           "aria-label": `${server.server}: ${server.status}`,
           "aria-describedby": tip ? tipId : null,
@@ -42,7 +43,7 @@ export async function refreshHealth() {
     $("health-engine").title = health.engine_note || ""; // why MARSA_LLM is not used, and the fix
     $("health-status").textContent = health.status || "";
     $("health-status").className = `chip status-${health.status === "ok" ? "ok" : "degraded"}`;
-    return (health.servers || []).filter((s) => s.status === "up").map((s) => String(s.server));
+    return health.servers || [];
   } catch (error) {
     strip.appendChild(el("li", { class: "server-health down" }, `health: ${error.message}`));
     return null;

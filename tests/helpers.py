@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from mcp import ClientSession
 
@@ -127,15 +129,52 @@ def running_process(
                 proc.wait(timeout=20)
 
 
+QUIET_FASTMCP = {
+    "FASTMCP_SHOW_CLI_BANNER": "false",
+    "FASTMCP_SHOW_SERVER_BANNER": "false",
+    "FASTMCP_CHECK_FOR_UPDATES": "off",
+}
+
+
+def process_env(settings: Mapping[str, str]) -> dict[str, str]:
+    """A server's whole environment: its settings, the repository on the path, nothing else
+    (no MARSA_ variable or key of the developer's shell)."""
+    return {**QUIET_FASTMCP, "PYTHONPATH": REPO_ROOT, **settings}
+
+
+@asynccontextmanager
+async def stdio_client(
+    module: str, settings: Mapping[str, str], cwd: str | Path = REPO_ROOT
+) -> AsyncIterator[Client]:
+    """``python -m MODULE`` as a stdio subprocess started by a fastmcp Client, given only
+    ``settings`` as its environment."""
+    transport = StdioTransport(
+        command=sys.executable, args=["-m", module], env=process_env(settings), cwd=str(cwd)
+    )
+    async with Client(transport) as client:
+        yield client
+
+
 @contextmanager
-def http_mcp_server(module: str, settings: Settings, cwd: str | Path = REPO_ROOT) -> Iterator[str]:
-    """``python -m MODULE --transport http`` on a free port, with the client env; yields the URL."""
+def http_server(
+    module: str, settings: Mapping[str, str], cwd: str | Path = REPO_ROOT
+) -> Iterator[str]:
+    """``python -m MODULE --transport http`` on a free port with only ``settings`` as its
+    environment; yields http://127.0.0.1:PORT."""
     port = free_port()
-    name = next(spec.name for spec in SERVERS.values() if spec.module == module)
-    env = {**server_env(name, settings), "PYTHONPATH": REPO_ROOT}
     command = [sys.executable, "-m", module, "--transport", "http", "--port", str(port)]
+    env = {"PATH": "/usr/bin:/bin", **process_env(settings)}
     with running_process(command, f"http://127.0.0.1:{port}/health", env, cwd):
         yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def http_mcp_server(module: str, settings: Settings, cwd: str | Path = REPO_ROOT) -> Iterator[str]:
+    """``python -m MODULE --transport http`` on a free port, with the environment the MARSA
+    client gives that server; yields the URL."""
+    name = next(spec.name for spec in SERVERS.values() if spec.module == module)
+    with http_server(module, server_env(name, settings), cwd) as url:
+        yield url
 
 
 RESULT_KEYS = (

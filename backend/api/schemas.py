@@ -192,7 +192,9 @@ class ServerState(BaseModel):
 
     server: str
     transport: str
-    status: Literal["up", "down", "unavailable"]
+    status: Literal["up", "degraded", "down", "unavailable"]
+    """``degraded``: up, but an outside API it depends on does not answer (the note says
+    which and why); ``unavailable``: not started (its setting is missing) or not reached."""
     tools: list[str] = []
     note: str = ""
 

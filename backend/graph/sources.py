@@ -128,6 +128,7 @@ def scored(source: Source, today: Any) -> Source:
         published=source.published_date,
         word_count=source.word_count,
         now=today,
+        venue=source.venue,
     )
     reason = result.domain_reason
     final = result.final

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from backend.config import Settings
+from backend.mcp_client.reachability import REACHABILITY, Reachability
 from backend.mcp_client.registry import SERVERS, setting_value
 from backend.mcp_client.session import (
     ServerUnavailable,
@@ -23,13 +24,17 @@ class ServerHealth(BaseModel):
     server: str
     module: str
     transport: Literal["stdio", "http"]
-    status: Literal["up", "down"]
+    status: Literal["up", "degraded", "down"]
+    """``degraded``: the process answers but an outside API it depends on does not."""
     tools: list[str] = []
     note: str = ""
 
 
-async def probe_server(name: str, settings: Settings, timeout: float = 60.0) -> ServerHealth:
-    """Start (or reach) one server, list its tools, and say what limits it."""
+async def probe_server(
+    name: str, settings: Settings, timeout: float = 60.0, reach: Reachability = REACHABILITY
+) -> ServerHealth:
+    """Start (or reach) one server, list its tools, ask whether the outside APIs it depends on
+    answer, and say what limits it."""
     spec = SERVERS[name]
     transport: Literal["stdio", "http"] = (
         "http" if setting_value(settings, spec.url_setting) else "stdio"
@@ -47,9 +52,13 @@ async def probe_server(name: str, settings: Settings, timeout: float = 60.0) -> 
     health.status = "up"
     if spec.required and setting_value(settings, spec.required) is None:
         health.note = spec.health_unset
+        return health  # off until it is set: whether its API answers does not matter yet
     if spec.optional:
         unset = setting_value(settings, spec.optional) is None
         health.note = spec.health_unset if unset else spec.health_set
+    if problems := await reach.problems(spec, settings):
+        health.status = "degraded"
+        health.note = "; ".join([*problems, *filter(None, [health.note])])
     return health
 
 

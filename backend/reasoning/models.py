@@ -81,6 +81,7 @@ class Source(BaseModel):
         "overlap once): quotes must be found in it"
     )
     published_date: str | None = None
+    venue: str | None = Field(default=None, description="A paper's journal or conference")
     word_count: int = 0
     retrieval_score: float = 0.0
     sub_query_ids: list[str] = Field(default_factory=list)

@@ -46,14 +46,17 @@ class SourceSpec:
     """The server's own settings (its settings class's fields): a stdio server is given
     these variables and no other (``registry.server_env``)."""
     searches: tuple[SearchCall, ...]
-    route: Literal["always", "code"]
-    """Where the planners send a question: ``always``, or only a question about code."""
+    route: Literal["always", "code", "topic"]
+    """Where the planners send a question: ``always``, only a question about code, or only
+    one ``topic`` says is this source's."""
     rank: int
     """Order among the sources a sub-query goes to (lower first)."""
     prompt: str
     """What the source is, for the LLM planner: ``name = …``."""
     prompt_route: str
     """The routing sentence the LLM planner is given for it."""
+    topic: Callable[[str], bool] | None = None
+    """For ``route="topic"``: whether a question is of this source's kind."""
     required: str | None = None
     """A setting without which the server is not started (it would refuse every call)."""
     missing_required: str = ""
@@ -70,3 +73,6 @@ class SourceSpec:
     """A cheap call ``marsa servers`` makes to say how the server stands."""
     health_note: Callable[[dict[str, Any]], str] | None = None
     """What ``health_call``'s structured result says, in a few words."""
+    probes: tuple[tuple[str, str], ...] = ()
+    """The outside APIs the server depends on, as (the setting holding the API's base URL, a
+    cheap path to GET): health asks each whether it answers (``mcp_client.reachability``)."""

@@ -61,4 +61,5 @@ SOURCE = SourceSpec(
     missing_optional="no GITHUB_TOKEN: 60 requests/hour, no code search",
     health_unset="no GITHUB_TOKEN: 60 requests/hour",
     health_set="token set",
+    probes=(("github_base_url", "/rate_limit"),),  # free: it counts against no limit
 )

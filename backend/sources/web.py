@@ -43,4 +43,5 @@ SOURCE = SourceSpec(
     required="tavily_api_key",
     missing_required="no TAVILY_API_KEY set",
     health_unset="no TAVILY_API_KEY: search will refuse until it is set",
+    probes=(("tavily_base_url", ""),),  # any answer will do: a search would cost a credit
 )

@@ -1,54 +1,15 @@
-"""A TTL cache and a sliding-window rate limiter, both driven by an injectable clock."""
+"""A sliding-window rate limiter driven by an injectable clock. (The TTL cache is the one every
+server shares: ``mcp_servers.common.polite.TTLCache``.)"""
 
 from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections import deque
 
-Clock = Callable[[], float]
-V = TypeVar("V")
+from mcp_servers.common.polite import Clock
 
 _WINDOW_S = 60.0
-
-
-class TTLCache(Generic[V]):
-    """Entries live ``ttl`` seconds; the least recently used goes first when full.
-
-    A ``ttl`` of 0 turns the cache off.
-    """
-
-    def __init__(self, ttl: float, max_entries: int = 256, clock: Clock = time.monotonic):
-        self.ttl = ttl
-        self.max_entries = max_entries
-        self._clock = clock
-        self._entries: OrderedDict[Hashable, tuple[float, V]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: Hashable) -> V | None:
-        """The live value for ``key``, or None when absent or expired."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        expires_at, value = entry
-        if expires_at <= self._clock():
-            del self._entries[key]
-            return None
-        self._entries.move_to_end(key)
-        return value
-
-    def put(self, key: Hashable, value: V) -> None:
-        """Store ``value`` for ``ttl`` seconds (no-op when the cache is off)."""
-        if self.ttl <= 0:
-            return
-        self._entries[key] = (self._clock() + self.ttl, value)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
 
 
 class RateLimited(Exception):

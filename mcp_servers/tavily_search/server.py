@@ -16,6 +16,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from mcp_servers.common.logging import ToolCallLogMiddleware
+from mcp_servers.common.polite import Clock, TTLCache
 from mcp_servers.tavily_search.api import (
     KEY_HINT,
     ClientFactory,
@@ -23,7 +24,7 @@ from mcp_servers.tavily_search.api import (
     TavilySearch,
     search_tavily,
 )
-from mcp_servers.tavily_search.limits import Clock, RateLimited, RateLimiter, TTLCache
+from mcp_servers.tavily_search.limits import RateLimited, RateLimiter
 from mcp_servers.tavily_search.models import (
     SearchDepth,
     SearchRequest,

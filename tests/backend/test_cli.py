@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO_ROOT
+from tests.fakes.github_api import FakeGitHub
+from tests.helpers import REPO_ROOT, free_port
 
 
 def marsa(
@@ -117,15 +118,37 @@ def test_search_with_an_unknown_filter_prints_the_servers_message(tmp_path: Path
     assert "unknown filter key 'colour'" in result.stderr
 
 
-def test_servers_lists_all_three_up_and_says_what_limits_them(tmp_path: Path) -> None:
-    result = marsa("servers", "--json", data_dir=tmp_path / "data")
+def test_servers_lists_every_source_up_and_says_what_limits_them(tmp_path: Path) -> None:
+    github = FakeGitHub().start()
+    try:
+        result = marsa(
+            "servers",
+            "--json",
+            data_dir=tmp_path / "data",
+            extra_env={"MARSA_GITHUB_BASE_URL": github.url},
+        )
+    finally:
+        github.stop()
     assert result.returncode == 0, result.stderr
     rows = {row["server"]: row for row in json.loads(result.stdout)}
-    assert set(rows) == {"docs", "web", "github"}
+    assert set(rows) == {"docs", "web", "github", "scholarly", "searxng"}
     assert all(row["status"] == "up" for row in rows.values())
     assert "search_documents" in rows["docs"]["tools"]
     assert "TAVILY_API_KEY" in rows["web"]["note"]
     assert "GITHUB_TOKEN" in rows["github"]["note"]
+    assert "MARSA_SCHOLARLY_EMAIL" in rows["scholarly"]["note"]
+    assert "MARSA_SEARXNG_URL" in rows["searxng"]["note"]
+
+
+def test_servers_shows_a_server_whose_api_cannot_be_reached_as_degraded(tmp_path: Path) -> None:
+    closed = f"http://127.0.0.1:{free_port()}"
+    result = marsa(
+        "servers", "--json", data_dir=tmp_path / "data", extra_env={"MARSA_GITHUB_BASE_URL": closed}
+    )
+    assert result.returncode == 0, result.stderr  # degraded is shown, not fatal
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert rows["github"]["status"] == "degraded"
+    assert f"{closed} cannot be reached" in rows["github"]["note"]
 
 
 def test_servers_passes_the_key_to_the_web_server_subprocess(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ from backend.mcp_client.registry import _variable, server_env, settings_for
 from mcp_servers.common.settings import ServerSettings
 from mcp_servers.document_store.settings import DocsSettings
 from mcp_servers.github_server.settings import GithubSettings
+from mcp_servers.scholarly.settings import ScholarlySettings
+from mcp_servers.searxng.settings import SearxngSettings
 from mcp_servers.tavily_search.settings import WebSettings
 from tests.helpers import REPO_ROOT
 
@@ -28,12 +30,21 @@ KEYS = {
 }
 OWN = {"docs": "embedder_api_key", "web": "tavily_api_key", "github": "github_token"}
 OWN_VARIABLE = {"docs": "MARSA_EMBEDDER_API_KEY", "web": "TAVILY_API_KEY", "github": "GITHUB_TOKEN"}
-PACKAGES = {"docs": "document_store", "web": "tavily_search", "github": "github_server"}
+PACKAGES = {
+    "docs": "document_store",
+    "web": "tavily_search",
+    "github": "github_server",
+    "scholarly": "scholarly",
+    "searxng": "searxng",
+}
 SERVER_SETTINGS: dict[str, type[ServerSettings]] = {
     "docs": DocsSettings,
     "web": WebSettings,
     "github": GithubSettings,
+    "scholarly": ScholarlySettings,
+    "searxng": SearxngSettings,
 }
+NAMES = list(SERVER_SETTINGS)
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +72,7 @@ def environ_of_child(module: str) -> dict[str, str]:
     return {k.decode(): v.decode() for k, _, v in pairs}
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", ["docs", "web", "github"])  # the servers with a key
 async def test_a_stdio_server_holds_its_own_key_and_no_other(settings: Settings, name: str) -> None:
     keyed = settings.model_copy(
         update={
@@ -80,7 +91,7 @@ async def test_a_stdio_server_holds_its_own_key_and_no_other(settings: Settings,
     assert [v for v in others if any(v in shown for shown in environ.values())] == []
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", NAMES)
 def test_every_setting_a_server_reads_is_in_its_allow_list(name: str) -> None:
     source = "\n".join(
         path.read_text() for path in (Path(REPO_ROOT) / "mcp_servers" / PACKAGES[name]).glob("*.py")
@@ -91,12 +102,12 @@ def test_every_setting_a_server_reads_is_in_its_allow_list(name: str) -> None:
     assert read - set(settings_for(name)) == set()
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_source_module_declares_exactly_its_servers_own_settings(name: str) -> None:
     assert set(settings_for(name)) == set(SERVER_SETTINGS[name].model_fields)
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", NAMES)
 def test_the_client_and_the_server_read_a_setting_from_the_same_variable(name: str) -> None:
     server = SERVER_SETTINGS[name]
     for field in settings_for(name):
@@ -120,7 +131,7 @@ def _every_setting_set(settings: Settings) -> Settings:
     return settings.model_copy(update=update)
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_stdio_servers_environment_holds_only_its_own_settings_variables(
     settings: Settings, name: str
 ) -> None:
@@ -130,7 +141,7 @@ def test_a_stdio_servers_environment_holds_only_its_own_settings_variables(
     assert {var for var in env if var in every or var.startswith("MARSA_")} == own
 
 
-@pytest.mark.parametrize("name", ["docs", "web", "github"])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_servers_settings_read_the_variables_and_defaults_docs_configuration_lists(
     name: str,
 ) -> None:

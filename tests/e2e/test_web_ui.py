@@ -327,7 +327,8 @@ def test_the_keyboard_alone_asks_chooses_sources_follows_a_citation_and_exports(
     tab_to(page, "#query")
     page.keyboard.type(question)
     expect(page.locator("#query")).to_have_value(question)
-    others = [v for v in toggles.evaluate_all("boxes => boxes.map(b => b.value)") if v != "docs"]
+    enabled = toggles.evaluate_all("boxes => boxes.filter(b => !b.disabled).map(b => b.value)")
+    others = [v for v in enabled if v != "docs"]
     assert others, "only one source: nothing to switch off"
     for name in others:
         tab_to(page, f'#source-toggles input[value="{name}"]')
@@ -372,6 +373,18 @@ def test_a_servers_health_note_shows_as_text_when_reached_with_the_tab_key(
     page.screenshot(path=str(artifacts / "health-note.png"))
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_source_that_is_off_is_a_disabled_toggle_saying_which_setting_turns_it_on(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    page.goto(server.url)
+    scholarly = page.locator('#source-toggles input[value="scholarly"]')
+    expect(scholarly).to_be_disabled()
+    expect(scholarly).not_to_be_checked()
+    expect(scholarly).to_have_accessible_description(re.compile("MARSA_SCHOLARLY_EMAIL"))
+    expect(page.locator('#source-toggles input[value="docs"]')).to_be_enabled()
     assert not problems.errors and not problems.console and not problems.dialogs, problems
 
 

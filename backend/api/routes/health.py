@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter
 
 from backend.api.deps import HubDep, ManagerDep, SettingsDep
@@ -9,13 +11,16 @@ from backend.api.errors import responses
 from backend.api.schemas import Health, ServerState
 from backend.llm import LLMPackageMissing, llm_problem
 from backend.mcp_client import ServerUnavailable, ToolCallError
+from backend.mcp_client.reachability import REACHABILITY
+from backend.sources import BUILTINS
 
 router = APIRouter(prefix="/api", tags=["health"])
 
 
 @router.get("/health", responses=responses())
 async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Health:
-    """Whether each MCP server is up (and why not), how many documents the store holds,
+    """Whether each MCP server is up (and why not) and whether the outside API it depends on
+    answers (``degraded`` with the reason when not), how many documents the store holds,
     which reasoning engine runs (degraded, with the fix, when MARSA_LLM cannot be used), and
     where runs are kept."""
     servers = [
@@ -28,6 +33,7 @@ async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Hea
         )
         for name, state in hub.status.items()
     ]
+    await _outside_apis(servers, settings)
     documents = None
     if "docs" in hub.available():
         try:
@@ -53,3 +59,14 @@ async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Hea
         documents=documents,
         servers=servers,
     )
+
+
+async def _outside_apis(servers: list[ServerState], settings: SettingsDep) -> None:
+    """A built-in server that is up but whose outside API does not answer is degraded (the
+    APIs are asked at once, each answer remembered for a minute)."""
+    asked = [(s, BUILTINS[s.server]) for s in servers if s.server in BUILTINS and s.status == "up"]
+    found = await asyncio.gather(*(REACHABILITY.problems(spec, settings) for _, spec in asked))
+    for (server, _), problems in zip(asked, found, strict=True):
+        if problems:
+            server.status = "degraded"
+            server.note = "; ".join([*problems, *filter(None, [server.note])])

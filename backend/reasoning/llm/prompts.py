@@ -29,7 +29,7 @@ SOURCES = "; ".join(spec.prompt for spec in BUILTINS.values())
 """What each built-in source is, in its own module's words."""
 ROUTING = (
     "; ".join(
-        spec.prompt_route for spec in sorted(BUILTINS.values(), key=lambda s: s.route != "code")
+        spec.prompt_route for spec in sorted(BUILTINS.values(), key=lambda s: s.route == "always")
     )
     + "."
 )

@@ -254,8 +254,8 @@ def _later_asks(query: str) -> Pieces:
 
 
 def route(query: str, available: list[str]) -> list[str]:
-    """The servers a question goes to, in a fixed order: docs, github, web."""
-    chosen = routed(available, is_code_question(query))
+    """The servers a question goes to, in the sources' rank order (docs, github, web, …)."""
+    chosen = routed(available, is_code_question(query), query)
     if not chosen:
         # Nothing default is configured: searching the extra servers beats searching none.
         chosen = sorted(s for s in available if s not in BUILTINS)

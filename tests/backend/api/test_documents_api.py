@@ -97,6 +97,24 @@ def test_health_reports_servers_documents_engine_and_database(shared_server: Api
     assert health["status"] == "ok"
 
 
+def test_health_shows_a_server_whose_api_cannot_be_reached_as_degraded_with_the_reason(
+    shared_server: ApiServer,
+) -> None:
+    # The servers under test are given GitHub at http://127.0.0.1:9, where nothing listens.
+    servers = {s["server"]: s for s in shared_server.client.get("/api/health").json()["servers"]}
+    assert servers["github"]["status"] == "degraded"
+    assert "http://127.0.0.1:9 cannot be reached" in servers["github"]["note"]
+    assert "search_repositories" in servers["github"]["tools"]  # its process answered
+
+
+def test_health_says_why_a_source_that_is_off_is_unavailable(shared_server: ApiServer) -> None:
+    servers = {s["server"]: s for s in shared_server.client.get("/api/health").json()["servers"]}
+    assert servers["scholarly"]["status"] == "unavailable"
+    assert "MARSA_SCHOLARLY_EMAIL" in servers["scholarly"]["note"]
+    assert servers["searxng"]["status"] == "unavailable"
+    assert "MARSA_SEARXNG_URL" in servers["searxng"]["note"]
+
+
 def test_the_page_and_its_assets_are_served_with_a_strict_policy(
     shared_server: ApiServer,
 ) -> None:

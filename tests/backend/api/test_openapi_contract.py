@@ -84,7 +84,7 @@ def test_an_empty_source_list_is_invalid_in_the_schema_and_refused(
     sources = schema["components"]["schemas"]["ResearchRequest"]["properties"]["sources"]
     array = next(b for b in sources["anyOf"] if b.get("type") == "array")
     assert array["minItems"] == 1
-    assert array["items"]["enum"] == ["docs", "gate", "github", "web"]
+    assert array["items"]["enum"] == ["docs", "gate", "github", "scholarly", "searxng", "web"]
     response = shared_server.client.post("/api/research", json={"query": "q", "sources": []})
     assert response.status_code == 422 and response.json()["errors"][0]["loc"][-1] == "sources"
 
