@@ -290,9 +290,32 @@ def test_extract_json_refuses_an_answer_without_an_object() -> None:
         ("ollama:llama3.1", "pip install langchain-ollama"),
     ],
 )
-def test_build_chat_model_explains_what_is_missing(spec: str, message: str) -> None:
+def test_build_chat_model_explains_what_is_missing(
+    spec: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in ("langchain_anthropic", "langchain_ollama"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed: import fails
     with pytest.raises(LLMConfigError, match=message):
         build_chat_model(Settings(llm=spec))
+
+
+@pytest.mark.parametrize(
+    ("spec", "class_name"),
+    [
+        ("openai:gpt-4o-mini", "ChatOpenAI"),
+        ("openai-compatible:smollm2", "ChatOpenAI"),
+        ("anthropic:claude-sonnet-4-5", "ChatAnthropic"),
+        ("ollama:llama3.1", "ChatOllama"),
+    ],
+)
+def test_each_provider_installs_with_marsa_and_builds_its_chat_model(
+    spec: str, class_name: str
+) -> None:
+    """The providers are in the lock at versions that work with its langchain-core (an
+    unpinned langchain-openai needed a newer one and failed to import)."""
+    settings = Settings(llm=spec, llm_api_key="sk-not-used", llm_base_url="http://127.0.0.1:9/v1")
+    model = build_chat_model(settings)
+    assert type(model).__name__ == class_name
 
 
 def raising(*answers: str | BaseException) -> tuple[LLMEngine, RecordingFallback, Tracer]:
