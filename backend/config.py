@@ -196,6 +196,25 @@ class Settings(BaseSettings):
         description="Key for the chat model's provider.",
     )
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+    llm_max_tokens: int = Field(
+        default=2048,
+        ge=16,
+        le=200_000,
+        description="Most tokens the chat model may write in one step (a runaway answer is cut).",
+    )
+    llm_timeout: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Seconds one chat-model request may take before it is given up.",
+    )
+    llm_max_retries: int = Field(
+        default=1,
+        ge=0,
+        le=10,
+        description="Times the provider's client retries a failed request (its own default "
+        "could hold a step for half an hour).",
+    )
     llm_price_input: float | None = Field(
         default=None,
         ge=0,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import socket
 import ssl
 import sys
@@ -88,12 +89,19 @@ def _model_class(settings: Settings) -> tuple[type[BaseChatModel], dict[str, Any
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise LLMPackageMissing(spec, package) from exc
-    kwargs: dict[str, Any] = {"model": model, "temperature": settings.llm_temperature}
+    kwargs: dict[str, Any] = {"model": model}
+    if not is_reasoning_model(provider, model):
+        kwargs["temperature"] = settings.llm_temperature  # reasoning models refuse one
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     if provider == "ollama":
+        kwargs["num_predict"] = settings.llm_max_tokens
+        kwargs["client_kwargs"] = {"timeout": settings.llm_timeout}
         if settings.llm_base_url:
             kwargs["base_url"] = settings.llm_base_url
     else:
+        kwargs["max_tokens"] = settings.llm_max_tokens
+        kwargs["timeout"] = settings.llm_timeout
+        kwargs["max_retries"] = settings.llm_max_retries
         if key:
             kwargs["api_key"] = key
         if settings.llm_base_url:
@@ -104,6 +112,15 @@ def _model_class(settings: Settings) -> tuple[type[BaseChatModel], dict[str, Any
             )
     model_class: type[BaseChatModel] = getattr(module, class_name)
     return model_class, kwargs
+
+
+_REASONING_MODEL = re.compile(r"^(?:o\d|gpt-5)", re.I)
+
+
+def is_reasoning_model(provider: str, model: str) -> bool:
+    """OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 …) refuse a temperature: every
+    step would answer 400 and fall back."""
+    return provider == "openai" and _REASONING_MODEL.match(model) is not None
 
 
 def build_chat_model(settings: Settings) -> BaseChatModel:
