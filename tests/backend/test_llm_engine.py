@@ -156,6 +156,27 @@ async def test_a_malformed_answer_is_retried_once_with_the_error() -> None:
     assert "not valid for the JSON shape" in model.prompt_text(1)
 
 
+async def test_an_answer_in_content_blocks_is_read_from_its_text_blocks() -> None:
+    blocks = [
+        {"type": "thinking", "thinking": "The user wants a plan {not json}."},
+        {"type": "text", "text": PLAN_JSON},
+    ]
+    llm, model, fallback, _ = engine(blocks)  # type: ignore[arg-type]
+    plan = await llm.plan("q?", ["docs"])
+    assert plan.kind == "comparison" and fallback.calls == [] and len(model.prompts) == 1
+
+
+async def test_a_re_ask_shows_only_the_start_of_a_long_bad_answer() -> None:
+    runaway = "Let me think. " * 800  # about 11,000 characters and no JSON
+    llm, model, fallback, _ = engine(runaway, PLAN_JSON)
+    await llm.plan("q?", ["docs"])
+    assert fallback.calls == [] and len(model.prompts) == 2
+    resent = model.prompt_text(1)
+    assert "not valid for the JSON shape" in resent
+    assert len(resent) < len(model.prompt_text(0)) + 1_000
+    assert resent.count("Let me think.") < 30
+
+
 async def test_two_malformed_answers_fall_back_to_the_offline_engine_and_the_trace_says_so() -> (
     None
 ):

@@ -13,7 +13,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, SecretStr
 
-Answer = str | BaseException | Callable[[list[BaseMessage]], str]
+Answer = str | list[Any] | BaseException | Callable[[list[BaseMessage]], str]
+"""A list is content blocks, as Anthropic with thinking or OpenAI's Responses API send."""
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -43,9 +44,9 @@ class ScriptedChatModel(BaseChatModel):
         answer = self.answers.pop(0)
         if isinstance(answer, BaseException):
             raise answer
-        text = answer(messages) if callable(answer) else answer
+        content = answer(messages) if callable(answer) else answer
         message = AIMessage(
-            content=text,
+            content=content,
             usage_metadata={
                 "input_tokens": self.input_tokens,
                 "output_tokens": self.output_tokens,

@@ -19,7 +19,6 @@ weighted by source quality (:func:`weigh_verdict`), with the offline fact-checke
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -238,6 +237,28 @@ def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) ->
     )
 
 
+REASK_EXCERPT = 300
+"""Characters of a malformed answer shown back to the model with the validation error."""
+
+
+def answer_text(content: str | list[Any]) -> str:
+    """The text of a model's answer: a string as it is; content blocks (Anthropic with
+    thinking, OpenAI's Responses API) as their text blocks joined, thinking left out."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") in ("text", "output_text"):
+            parts.append(str(block.get("text", "")))
+    return "\n".join(parts)
+
+
+def _excerpt(text: str) -> str:
+    return text if len(text) <= REASK_EXCERPT else f"{text[:REASK_EXCERPT]} … (cut)"
+
+
 class LLMEngine:
     """Thinks with a chat model; falls back to another engine step by step."""
 
@@ -353,13 +374,15 @@ class LLMEngine:
                 return None
             if isinstance(answer, AIMessage):
                 self._record_usage(step, node, answer)
-            text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
+            text = answer_text(answer.content)
             try:
                 return schema.model_validate_json(extract_json(text))
             except (ValidationError, ValueError) as exc:
                 error = str(exc)[:500]
+                # The re-ask shows the start of the bad answer, never all of it: a runaway
+                # answer resent whole overflowed the context.
                 messages += [
-                    answer,
+                    AIMessage(_excerpt(text)),
                     HumanMessage(
                         f"That answer was not valid for the JSON shape asked: {error}\n"
                         "Answer again with the JSON object only."
