@@ -156,6 +156,18 @@ async def test_a_malformed_answer_is_retried_once_with_the_error() -> None:
     assert "not valid for the JSON shape" in model.prompt_text(1)
 
 
+async def test_each_model_call_is_traced_with_its_model_attempt_outcome_and_duration() -> None:
+    llm, _, _, tracer = engine("not json", PLAN_JSON)
+    await llm.plan("q?", ["docs"])
+    calls = [e for e in tracer.events if e.kind == "llm_call"]
+    assert [(c.data["attempt"], c.data["outcome"]) for c in calls] == [
+        (1, "malformed"),
+        (2, "valid"),
+    ]
+    assert all(c.data["model"] == "scripted:test" for c in calls)
+    assert all(c.duration_ms is not None and c.duration_ms >= 0 for c in calls)
+
+
 async def test_an_answer_in_content_blocks_is_read_from_its_text_blocks() -> None:
     blocks = [
         {"type": "thinking", "thinking": "The user wants a plan {not json}."},

@@ -20,6 +20,7 @@ weighted by source quality (:func:`weigh_verdict`), with the offline fact-checke
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Literal, TypeVar
@@ -314,7 +315,16 @@ class LLMEngine:
         if self.tracer is not None:
             self.tracer.emit(node, kind, message, **data)
 
-    def _record_usage(self, step: str, node: NodeName, message: AIMessage) -> None:
+    def _record_usage(
+        self,
+        step: str,
+        node: NodeName,
+        message: AIMessage,
+        *,
+        seconds: float = 0.0,
+        attempt: int = 1,
+        outcome: str = "valid",
+    ) -> None:
         usage: dict[str, Any] = dict(message.usage_metadata or {})
         tokens_in, tokens_out = (
             int(usage.get("input_tokens", 0)),
@@ -335,6 +345,10 @@ class LLMEngine:
             "llm_call",
             f"{step}: {self.model_name or 'model'} answered",
             step=step,
+            model=self.model_name,
+            attempt=attempt,
+            outcome=outcome,
+            duration_ms=round(seconds * 1000),
             input_tokens=usage.get("input_tokens"),
             output_tokens=usage.get("output_tokens"),
             cost_usd=None if cost is None else round(cost, 6),
@@ -360,7 +374,8 @@ class LLMEngine:
             return None
         messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
         error = ""
-        for _attempt in range(2):
+        for attempt in (1, 2):
+            started = time.monotonic()
             try:
                 answer = await self.model.ainvoke(messages)
             except provider_errors() as exc:
@@ -372,13 +387,16 @@ class LLMEngine:
                     why += " and is not asked again in this run"
                 self._fall_back(step, node, why, f"{type(exc).__name__}: {exc}")
                 return None
-            if isinstance(answer, AIMessage):
-                self._record_usage(step, node, answer)
+            seconds = time.monotonic() - started
             text = answer_text(answer.content)
             try:
-                return schema.model_validate_json(extract_json(text))
+                parsed = schema.model_validate_json(extract_json(text))
             except (ValidationError, ValueError) as exc:
                 error = str(exc)[:500]
+                if isinstance(answer, AIMessage):
+                    self._record_usage(
+                        step, node, answer, seconds=seconds, attempt=attempt, outcome="malformed"
+                    )
                 # The re-ask shows the start of the bad answer, never all of it: a runaway
                 # answer resent whole overflowed the context.
                 messages += [
@@ -388,6 +406,10 @@ class LLMEngine:
                         "Answer again with the JSON object only."
                     ),
                 ]
+                continue
+            if isinstance(answer, AIMessage):
+                self._record_usage(step, node, answer, seconds=seconds, attempt=attempt)
+            return parsed
         self._fall_back(step, node, "the model's answer was malformed twice", error)
         return None
 
