@@ -21,6 +21,13 @@ class MetersTokens(Protocol):
     def usage_by_node(self) -> dict[str, dict[str, Any]]: ...
 
 
+@runtime_checkable
+class ReportsSteps(Protocol):
+    """An engine that says which steps its model did and which fell back (the LLM engine)."""
+
+    steps: dict[str, list[str]]
+
+
 class ResultSource(BaseModel):
     """A source of the run as the result shows it."""
 
@@ -74,6 +81,10 @@ class RunResult(BaseModel):
     timings: dict[str, float] = {}
     errors: list[str] = []
     engine: str | None = None
+    """The engine the run thought with: "offline" when an LLM was configured but every one of
+    its steps fell back."""
+    engine_steps: dict[str, list[str]] | None = None
+    """For the LLM engine: the steps the model did (``by_model``) and those that fell back."""
     llm_usage: dict[str, dict[str, Any]] | None = None
     """Tokens (and cost, when prices are set) per step; only for an engine that counts them."""
     llm_usage_by_node: dict[str, dict[str, Any]] | None = None
@@ -109,6 +120,10 @@ class RunResult(BaseModel):
             for s in state.get("sources", {}).values()
         ]
         usage = engine.usage if isinstance(engine, MetersTokens) and engine.usage else None
+        steps = engine.steps if isinstance(engine, ReportsSteps) else None
+        name = engine.name
+        if steps is not None and steps["fell_back"] and not steps["by_model"]:
+            name = "offline"  # the model did nothing this run: saying "llm" would mislead
         return cls(
             run_id=run_id,
             query=state.get("query"),
@@ -126,7 +141,8 @@ class RunResult(BaseModel):
             trace=[e.model_dump(mode="json") for e in events],
             timings=node_timings(events, total_ms),
             errors=state.get("errors", []),
-            engine=engine.name,
+            engine=name,
+            engine_steps=steps,
             llm_usage=usage,
             llm_usage_by_node=(
                 engine.usage_by_node() if usage and isinstance(engine, MetersTokens) else None
@@ -136,6 +152,8 @@ class RunResult(BaseModel):
     def as_json(self, *, trace: bool = True) -> dict[str, Any]:
         """The result as JSON: token counts only when there are some, the trace when asked."""
         exclude = {"llm_usage", "llm_usage_by_node"} if self.llm_usage is None else set()
+        if self.engine_steps is None:
+            exclude.add("engine_steps")
         if not trace:
             exclude.add("trace")
         return self.model_dump(mode="json", exclude=exclude)

@@ -283,6 +283,8 @@ class LLMEngine:
         self.prices = prices
         """US dollars per million input and output tokens, when configured."""
         self.usage: dict[str, dict[str, Any]] = {}
+        self.steps: dict[str, list[str]] = {"by_model": [], "fell_back": []}
+        """Which steps of the run the model did and which fell back, in order."""
         self._fallbacks: list[str] = []
         # A provider may echo the key it was given in its error text (``Settings.secrets()``
         # passed in, plus the key the model itself holds).
@@ -300,6 +302,7 @@ class LLMEngine:
         return taken
 
     def _fall_back(self, step: str, node: NodeName, why: str, error: str = "") -> None:
+        self.steps["fell_back"].append(step)
         message = f"{step}: {why}; the {self.fallback.name} engine did this step"
         # The provider's text is scrubbed before it is cut, so no part of a secret survives.
         error = scrub(error, self._secrets)[:500]
@@ -409,6 +412,7 @@ class LLMEngine:
                 continue
             if isinstance(answer, AIMessage):
                 self._record_usage(step, node, answer, seconds=seconds, attempt=attempt)
+            self.steps["by_model"].append(step)
             return parsed
         self._fall_back(step, node, "the model's answer was malformed twice", error)
         return None

@@ -79,3 +79,22 @@ def test_the_stored_result_leaves_the_trace_to_the_events_table() -> None:
     result = RunResult.build(STATE, _events(), 1.0, "abc", Offline())  # type: ignore[arg-type]
     assert "trace" not in result.as_json(trace=False)
     assert result.as_json()["trace"][0]["kind"] == "node_end"
+
+
+class Stepping:
+    name = "llm:fake"
+
+    def __init__(self, by_model: list[str], fell_back: list[str]):
+        self.steps = {"by_model": by_model, "fell_back": fell_back}
+
+
+def test_a_run_whose_every_llm_step_fell_back_says_the_offline_engine_did_it() -> None:
+    result = RunResult.build(STATE, _events(), 12.0, "abc", Stepping([], ["plan", "report"]))  # type: ignore[arg-type]
+    assert result.engine == "offline"
+    assert result.as_json()["engine_steps"] == {"by_model": [], "fell_back": ["plan", "report"]}
+
+
+def test_a_run_the_model_helped_says_which_steps_it_did() -> None:
+    result = RunResult.build(STATE, _events(), 12.0, "abc", Stepping(["plan"], ["report"]))  # type: ignore[arg-type]
+    assert result.engine == "llm:fake"
+    assert result.engine_steps == {"by_model": ["plan"], "fell_back": ["report"]}
