@@ -208,6 +208,18 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds one chat-model request may take before it is given up.",
     )
+    llm_run_token_budget: int | None = Field(
+        default=None,
+        ge=1,
+        description="Most tokens (in and out) the chat model may use in one run; once spent, "
+        "the remaining steps use the offline engine and the run says so. Unset: no limit.",
+    )
+    llm_run_cost_budget: float | None = Field(
+        default=None,
+        gt=0,
+        description="Most US dollars the chat model may cost in one run (needs the prices); "
+        "once spent, the remaining steps use the offline engine. Unset: no limit.",
+    )
     llm_max_retries: int = Field(
         default=1,
         ge=0,

@@ -60,7 +60,7 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
     if not settings.llm:
         return offline
     from backend.llm import LLMPackageMissing, build_chat_model
-    from backend.reasoning.llm.engine import LLMEngine
+    from backend.reasoning.llm.engine import Budget, LLMEngine
 
     try:
         model = build_chat_model(settings)
@@ -79,4 +79,5 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
         tracer=tracer,
         prices=prices,
         secrets=settings.secrets(),
+        budget=Budget(tokens=settings.llm_run_token_budget, usd=settings.llm_run_cost_budget),
     )

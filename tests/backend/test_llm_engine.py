@@ -27,7 +27,7 @@ from pydantic import SecretStr
 from backend.config import Settings
 from backend.llm import LLMConfigError, build_chat_model
 from backend.reasoning.engine import take_fallbacks
-from backend.reasoning.llm.engine import LLMEngine, extract_json
+from backend.reasoning.llm.engine import Budget, LLMEngine, extract_json
 from backend.reasoning.models import (
     Claim,
     Plan,
@@ -720,3 +720,29 @@ async def test_a_verdict_its_own_evidence_goes_against_is_not_kept_nor_reversed(
     [verdict] = await llm.verify([CLAIM], sources())
     assert (verdict.verdict, verdict.confidence) == ("unverifiable", 0.0)
     assert "support 0.00, contradiction 0.70" in verdict.rationale
+
+
+@pytest.mark.parametrize(
+    ("budget", "spent"),
+    [(Budget(tokens=100), "token budget is spent"), (Budget(usd=0.0005), "cost budget is spent")],
+)
+async def test_once_the_runs_budget_is_spent_the_next_steps_use_the_offline_engine(
+    budget: Budget, spent: str
+) -> None:
+    model = ScriptedChatModel(answers=[PLAN_JSON, PLAN_JSON])
+    fallback = RecordingFallback()
+    tracer = Tracer()
+    llm = LLMEngine(
+        model,
+        fallback,
+        model_name="scripted:test",
+        tracer=tracer,
+        prices=(3.0, 15.0),
+        budget=budget,
+    )
+    await llm.plan("q?", ["docs"])  # 120 tokens, $0.0006: the model answers
+    await llm.plan("q?", ["docs"])  # the budget is spent: not asked
+    assert len(model.prompts) == 1 and fallback.calls == ["plan"]
+    assert llm.steps == {"by_model": ["plan"], "fell_back": ["plan"]}
+    (note,) = llm.take_fallbacks()
+    assert spent in note and "engine did this step" in note

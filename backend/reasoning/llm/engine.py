@@ -23,6 +23,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -238,6 +239,15 @@ def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) ->
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What the model may spend in one run: tokens in and out, and US dollars (with prices
+    set); None is no limit. A step asked once it is spent uses the offline engine."""
+
+    tokens: int | None = None
+    usd: float | None = None
+
+
 REASK_EXCERPT = 300
 """Characters of a malformed answer shown back to the model with the validation error."""
 
@@ -274,6 +284,7 @@ class LLMEngine:
         max_claims: int = 12,
         prices: tuple[float, float] | None = None,
         secrets: Iterable[str] = (),
+        budget: Budget | None = None,
     ):
         self.model = model
         self.fallback = fallback
@@ -282,6 +293,7 @@ class LLMEngine:
         self.max_claims = max_claims
         self.prices = prices
         """US dollars per million input and output tokens, when configured."""
+        self.budget = budget or Budget()
         self.usage: dict[str, dict[str, Any]] = {}
         self.steps: dict[str, list[str]] = {"by_model": [], "fell_back": []}
         """Which steps of the run the model did and which fell back, in order."""
@@ -357,6 +369,16 @@ class LLMEngine:
             cost_usd=None if cost is None else round(cost, 6),
         )
 
+    def _budget_spent(self) -> str | None:
+        """Which of the run's budgets (tokens, US dollars) is used up, if one is."""
+        tokens = sum(t["input_tokens"] + t["output_tokens"] for t in self.usage.values())
+        if self.budget.tokens is not None and tokens >= self.budget.tokens:
+            return f"token budget is spent ({tokens:,} of {self.budget.tokens:,} tokens)"
+        usd = sum(t.get("cost_usd", 0.0) for t in self.usage.values())
+        if self.budget.usd is not None and usd >= self.budget.usd:
+            return f"cost budget is spent (${usd:.4f} of ${self.budget.usd:.4f})"
+        return None
+
     def usage_by_node(self) -> dict[str, dict[str, Any]]:
         """Calls, tokens and (with prices set) cost, summed per graph node."""
         nodes: dict[str, dict[str, Any]] = {}
@@ -374,6 +396,9 @@ class LLMEngine:
         """The model's answer as ``schema``; one retry with the error; None means fall back."""
         if self._given_up is not None:
             self._fall_back(step, node, f"the model was given up on after {self._given_up}")
+            return None
+        if (spent := self._budget_spent()) is not None:
+            self._fall_back(step, node, f"the run's {spent}")
             return None
         messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
         error = ""
