@@ -8,12 +8,9 @@ the status and header of each exchange so the messages can tell them apart.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
 
 import httpx
@@ -23,6 +20,7 @@ from tavily.errors import ForbiddenError
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
 from marsa_common.secrets import scrub
+from mcp_servers.common.polite import retry_after_seconds
 from mcp_servers.tavily_search.settings import WebSettings
 
 KEY_HINT = (
@@ -80,21 +78,6 @@ class TavilySearch:
         await self._http.aclose()
 
 
-def _retry_after_seconds(value: str | None) -> int | None:
-    """Retry-After as whole seconds; it may be a number or an HTTP date."""
-    if not value:
-        return None
-    try:
-        return max(0, math.ceil(float(value)))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0, math.ceil((when - datetime.now(UTC)).total_seconds()))
-
-
 def _with_detail(message: str, exc: Exception) -> str:
     detail = str(exc).strip()
     return f"{message} (Tavily said: {detail})" if detail else message
@@ -122,7 +105,7 @@ def _explain(exc: Exception, exchange: _Exchange, settings: WebSettings) -> str 
             exc,
         )
     if isinstance(exc, UsageLimitExceededError):
-        seconds = _retry_after_seconds(exchange.retry_after)
+        seconds = retry_after_seconds(exchange.retry_after)
         when = f"retry after {seconds} s" if seconds is not None else "wait a minute and retry"
         return _with_detail(
             f"Tavily is rate limiting this key (HTTP 429); {when}, or lower "
