@@ -9,7 +9,8 @@ from typing import Any
 
 import bm25s
 import numpy as np
-import Stemmer
+
+from marsa_common.stemming import EnglishStemmer
 
 
 @dataclass
@@ -36,7 +37,7 @@ class KeywordIndex:
         self, loader: Callable[[], tuple[list[str], list[str], list[dict[str, Any]], np.ndarray]]
     ):
         self._loader = loader
-        self._stemmer = Stemmer.Stemmer("english")
+        self._stemmer = EnglishStemmer()
         self._lock = threading.Lock()
         self._retriever: bm25s.BM25 | None = None
         self._chunks: IndexedChunks | None = None

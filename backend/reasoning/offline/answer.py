@@ -259,7 +259,9 @@ def _passage_per_ask(
     parts: list[Answer] = []
     for ask in several:
         own = analyse(ask.text)
-        asked = Asked(own.kind, analyse(ask.scored).terms, own.about_default, own.how_to)
+        asked = Asked(
+            own.kind, analyse(ask.scored).terms, own.about_default, own.how_to, wants=own.wants
+        )
         view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
         pick = choose(asked, view, sources, vectors)
         if pick.best is None:

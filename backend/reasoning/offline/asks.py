@@ -11,7 +11,8 @@ what it needs from the rest of the question to be scored against passages:
   Mount isn't wrapped in exception handling. Which …"), or an opening "To …,"/"For …,"/"If …,"
   clause ("To accept file uploads, which …");
 * for a later ask with a pronoun, the names the first ask gives ("… installed for it?" is
-  scored with "max_age SessionMiddleware" beside it). Nothing is substituted for the pronoun.
+  scored with "max_age SessionMiddleware" beside it), or its key words when it names nothing.
+  Nothing is substituted for the pronoun.
 
 Asks are split where the planner splits parts, and also at ", and does/is/can …" (a second
 yes/no ask: "does the client see my 500 page, and do the other tasks still run?").
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from backend.reasoning.offline.text import capitalised_spans, word_set
+from backend.reasoning.offline.text import capitalised_spans, key_terms, word_set
 
 _NUMBERED: Final = re.compile(r"(?:^|\s)\(?(?:\d+|[a-h])[.)]\s+")
 _AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|many|much)"
@@ -61,6 +62,7 @@ class Ask:
 
     text: str  # the ask without its setting ("What package must be installed for it?")
     scored: str  # with the setting and, for a pronoun, the first ask's names
+    named: bool = True  # False: a pronoun whose referent is only guessed from the first ask
 
 
 def question_parts(query: str) -> list[str]:
@@ -95,10 +97,12 @@ def asks(question: str) -> list[Ask]:
     out = [Ask(first, parts[0])]
     for part in parts[1:]:
         context = [setting] if setting else []
-        if _PRONOUN.search(part) and names:
-            context.append(" ".join(names))
+        if _PRONOUN.search(part):
+            # "… where do they go?" after "Which logger writes my log lines": without a name,
+            # the first ask's words say what "they" are.
+            context.append(" ".join(names or key_terms(first)))
         scored = f"{' '.join(context)} {part}".strip() if context else part
-        out.append(Ask(part, scored))
+        out.append(Ask(part, scored, named=bool(names) or not _PRONOUN.search(part)))
     return out
 
 

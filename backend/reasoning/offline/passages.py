@@ -200,8 +200,41 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
     lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
-    lines = lines[:MAX_CODE_LINES]
+    lines = _key_lines(_without_docstrings(lines))
     return (match.end(), lines) if lines else None
+
+
+_KEY_STATEMENT: Final = re.compile(r"^(?:raise|yield|await)\b")
+
+
+def _without_docstrings(lines: list[str]) -> list[str]:
+    """Code lines without docstrings and doctest lines (they repeat the prose)."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        quotes = line.count('"""') + line.count("'''")
+        if inside or (quotes == 1 and line.startswith(('"""', "'''"))):
+            inside = inside != (quotes % 2 == 1)
+            continue
+        if quotes >= 2 and line.startswith(('"""', "'''")):
+            continue
+        if line.startswith((">>>", "...")):
+            continue
+        out.append(line)
+    return out
+
+
+def _key_lines(lines: list[str]) -> list[str]:
+    """At most :data:`MAX_CODE_LINES` lines to show: the first ones, or, when the block
+    raises, yields or awaits something further down ("raise DropEvent" in a processor that
+    drops entries), its first line and that statement with the line before it."""
+    if len(lines) <= MAX_CODE_LINES:
+        return lines
+    key = next((k for k, ln in enumerate(lines) if k >= 2 and _KEY_STATEMENT.match(ln)), None)
+    if key is None:
+        return lines[:MAX_CODE_LINES]
+    keep = sorted({0, key - 1, key})
+    return [lines[k] for k in keep][:MAX_CODE_LINES]
 
 
 def _code_passages(

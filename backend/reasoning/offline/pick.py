@@ -10,7 +10,8 @@ follow-up hop, against that hop's search:
 * coverage: the share of the question's content words the passage holds, each word weighted
   by its rarity among the retrieved sentences (IDF), so "httpx" in a corpus about httpx
   counts for little and "keepalive_expiry" for much; a word of the document's title or of
-  its sections' headings counts half;
+  its sections' headings counts half, a synonym (``synonyms``: "drops" for "throws away")
+  0.8;
 * cue: 1 when the passage holds the kind of thing asked for (``question.holds_cue``);
 * prior: half source quality, half retrieval rank; a passage opening with a pronoun or a
   connective ("It …", "However, …") loses 10 %: the window that starts one sentence earlier
@@ -39,7 +40,19 @@ from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage, passages
 from backend.reasoning.offline.polarity import has_negation
-from backend.reasoning.offline.question import Asked, asking_part, holds_cue, needs_value
+from backend.reasoning.offline.question import (
+    Asked,
+    asking_part,
+    holds_cue,
+    names_wanted_type,
+    needs_value,
+)
+from backend.reasoning.offline.synonyms import (
+    DEFAULT_TERM,
+    SYNONYM_WEIGHT,
+    about_default_setup,
+    alternatives,
+)
 from backend.reasoning.offline.text import STOPWORDS, content_stems, key_terms, stem, words
 
 MIN_COVERAGE: Final = 0.25
@@ -50,6 +63,7 @@ WINDOW_PENALTY: Final = 0.04
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
+TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
 COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
@@ -151,6 +165,10 @@ def coverage(
             got += weight
         elif _holds(in_title, s) or _same_member(in_title, s):
             got += 0.5 * weight
+        elif s == DEFAULT_TERM and about_default_setup(text):
+            got += SYNONYM_WEIGHT * weight  # "without configuration gives you …"
+        elif any(_holds(held, a) for a in alternatives(s)):
+            got += SYNONYM_WEIGHT * weight  # "throws … away" answered by "drops"
     return got / total if total else 0.0
 
 
@@ -176,8 +194,12 @@ def _holds(stems: frozenset[str], term: str) -> bool:
 
 def _stems(text: str) -> frozenset[str]:
     """Content stems, with the parts of joined words too ("source-quality", "max_connections",
-    "scoring.py")."""
-    return content_stems(text) | content_stems(re.sub(r"[-_./]", " ", text))
+    "scoring.py", "PrintLogger")."""
+    return (
+        content_stems(text)
+        | content_stems(re.sub(r"[-_./]", " ", text))
+        | content_stems(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text))  # "PrintLogger"
+    )
 
 
 def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
@@ -212,7 +234,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         ]
         best: Choice | None = None
         for column, terms, hop in ways:
-            choice = _score(passage, asked, terms, column, hop, sims, row, idf, ranks)
+            choice = _score(passage, asked, terms, column, hop, sims, row, idf, ranks, plan.query)
             if best is None or choice.score > best.score:
                 best = choice
         if best is not None:
@@ -246,6 +268,7 @@ def _score(
     row: dict[str, int],
     idf: dict[str, float],
     ranks: dict[str, int],
+    asked_question: str = "",
 ) -> Choice:
     matrix = sims  # numpy array (sentences × searches)
     each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
@@ -266,6 +289,8 @@ def _score(
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
+    if column == 0 and names_wanted_type(asked, passage.quote, asked_question):
+        score += TYPED_NAME_BONUS  # "which logger" answered by a name ending in "Logger"
     if passage.is_list:  # one unit however many items: for a list question, the answer
         score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
     else:

@@ -246,7 +246,9 @@ def _later_asks(query: str) -> Pieces:
     carries (its setting, the first ask's names), its pronoun left as written. None when an
     ask with a pronoun carries nothing to tell what it means, or does not stand alone."""
     later = asks(query)[1:]
-    if not later or any(a.scored == a.text and _PRONOUN.search(a.text) for a in later):
+    if not later or any(
+        (a.scored == a.text or not a.named) and _PRONOUN.search(a.text) for a in later
+    ):
         return []
     if not all(is_standalone(a.scored, query) for a in later):
         return []

@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.text import key_terms, split_sentences, stem, words
+from backend.reasoning.offline.synonyms import DEFAULT_TERM, asks_about_default_setup
+from backend.reasoning.offline.text import key_terms, split_sentences, stem, word_set, words
 
 AnswerKind = Literal[
     "yes_no",
@@ -184,6 +185,8 @@ class Asked:
     # CliRunner, how do I answer the prompts?"): an answer must hold these; the scene's words
     # weigh half. Empty when the whole question asks.
     focus: tuple[str, ...] = ()
+    # "Which logger …", "which environment variable …": the kind of name asked for.
+    wants: tuple[str, ...] = ()
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -231,11 +234,66 @@ def analyse(question: str) -> Asked:
     )
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     terms = key_terms(question.strip())  # the setting's words are still what an answer is about
+    if asks_about_default_setup(question) and DEFAULT_TERM not in terms:
+        terms.append(DEFAULT_TERM)  # "I haven't configured it": the answer is the default
     counted = _COUNTED.search(q) if kind == "number" else None
     nouns = tuple(counted.group("nouns").lower().split()) if counted else ()
     asks = asking_part(question, phrases=False)
     focus = tuple(key_terms(asks)) if asks != question.strip() else ()
-    return Asked(kind, terms, about_default, how_to, nouns, focus)
+    return Asked(kind, terms, about_default, how_to, nouns, focus, wanted_type(q))
+
+
+_WHICH: Final = re.compile(
+    r"\b(?:which|what)\s+(?P<words>(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)", re.I
+)
+_NOT_A_TYPE: Final = word_set(
+    "do does did is are was were must should can could will would has have had may might "
+    "i you we they it the a an my our your their this that of to in on for kind sort type "
+    "one ones happens happen"
+)
+
+
+def wanted_type(question: str) -> tuple[str, ...]:
+    """The words naming the kind of thing a "which/what …" question asks for: "Which logger
+    ends up …" → ("logger", "ends"), "which environment variable wins" → ("environment",
+    "variable", "wins"); () when the question word is followed by a verb or pronoun."""
+    match = _WHICH.search(question)
+    if not match:
+        return ()
+    out: list[str] = []
+    for word in match.group("words").lower().split():
+        if word in _NOT_A_TYPE:
+            break
+        out.append(word)
+    return tuple(out)
+
+
+_IDENT: Final = re.compile(r"[A-Za-z_][\w.]*\w")
+_ENV_VAR: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$")
+
+
+def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
+    """Does the passage name something of the kind asked for, that the question does not
+    already name: a ``PrintLogger`` for "which logger", ``NO_COLOR`` for "which environment
+    variable", a ``…Error`` for "which exception"?"""
+    if not asked.wants:
+        return False
+    said = question.lower()
+    wants = {stem(w) for w in asked.wants}
+    env = "variable" in asked.wants and "environment" in asked.wants
+    for token in _IDENT.findall(passage):
+        if token.lower() in said or len(token) < 3:
+            continue
+        if env and _ENV_VAR.match(token):
+            return True
+        name = token.rsplit(".", 1)[-1]
+        if not re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+", name):
+            continue  # a class's name: not a plain word, nor a function ("get_logger")
+        parts = re.findall(r"[A-Z][a-z0-9]*", name)
+        last = stem(parts[-1].lower()) if parts else ""
+        if last in wants or (last in ("error", "except") and wants & {"error", "except"}):
+            return True
+    return False
 
 
 _COUNTED: Final = re.compile(

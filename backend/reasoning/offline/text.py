@@ -10,7 +10,7 @@ import functools
 import re
 from typing import Final
 
-import Stemmer
+from marsa_common.stemming import EnglishStemmer
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -55,7 +55,7 @@ inc ltd co corp dept univ est gen gov sen rep rev col lt capt sgt jan feb mar ap
 aug sep sept oct nov dec u.s u.k u.n a.m p.m ph.d b.a m.a b.sc m.sc op cit ibid ca c
 """)
 
-_STEMMER = Stemmer.Stemmer("english")
+_STEMMER = EnglishStemmer()
 
 # A sentence may end at . ! ? (optionally followed by closing quotes or brackets) when
 # whitespace follows and the next sentence starts with a capital, a digit, or an opening
@@ -161,7 +161,7 @@ def words(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """The Snowball (Porter 2) stem of a lower-cased word."""
+    """The Snowball (Porter 2) stem of a lower-cased word, British spellings as American."""
     return str(_STEMMER.stemWord(word))
 
 

@@ -65,3 +65,10 @@ def test_a_second_yes_no_ask_is_split_at_and_does() -> None:
 def test_a_month_is_not_a_name_to_carry() -> None:
     _, second = asks("What did the team ship in June, and how does it handle retries?")
     assert "June" not in second.scored
+
+
+def test_a_pronoun_with_no_name_to_carry_is_scored_with_the_first_asks_words() -> None:
+    found = asks("Which logger ends up writing my log lines, and where do they go?")
+    assert len(found) == 2
+    assert "logger" in found[1].scored and "go" in found[1].scored
+    assert not found[1].named  # a guess: the planner does not search it alone

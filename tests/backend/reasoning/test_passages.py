@@ -63,3 +63,24 @@ def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
     assert not answerable("| a cell of a table row with enough words in it |")
     assert not answerable('import { Tabs } from "@theme/Tabs";')
     assert answerable("**Resolution**: HTTPX does not properly support HTTPS proxies at this time.")
+
+
+def test_a_long_code_block_shows_the_statement_it_raises() -> None:
+    text = (
+        "How about dropping only entries from a certain peer?\n\n"
+        "```python\n"
+        "class ConditionalDropper:\n"
+        "    def __init__(self, peer):\n"
+        "        self._peer = peer\n\n"
+        "    def __call__(self, logger, method_name, event_dict):\n"
+        '        """\n        >>> cd = ConditionalDropper("127.0.0.1")\n        """\n'
+        '        if event_dict.get("peer") == self._peer:\n'
+        "            raise DropEvent\n\n"
+        "        return event_dict\n"
+        "```\n"
+    )
+    coded = [p for p in passages(source("S1", "Processors", text)) if p.is_code]
+    assert coded
+    shown = coded[0].text
+    assert "class ConditionalDropper" in shown and "raise DropEvent" in shown
+    assert ">>>" not in shown and "self._peer = peer" not in shown

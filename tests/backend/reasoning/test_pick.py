@@ -217,3 +217,54 @@ def test_the_scene_of_a_question_weighs_half_of_what_it_asks() -> None:
     assert coverage(terms, "testing with clirunner", "", idf, focus) == 0.5
     assert coverage(terms, "answering prompts", "", idf, focus) == 0.5
     assert coverage(terms, "testing with clirunner", "", idf) > 0.6
+
+
+def test_a_synonym_counts_towards_coverage() -> None:
+    idf = {"": 1.0}
+    held = coverage(["throws", "entries"], "The following processor drops every entry.", "", idf)
+    assert held > 0.5  # "drops" stands for "throws … away"
+    unrelated = coverage(["throws", "entries"], "Every entry gets a timestamp.", "", idf)
+    assert unrelated < held
+
+
+def test_without_configuration_covers_a_question_about_the_default_setup() -> None:
+    terms = analyse("I haven't configured structlog at all. Which logger writes my lines?").terms
+    assert "default" in terms
+    idf = {"": 1.0}
+    text = "Calling `get_logger` without configuration gives you a `PrintLogger`."
+    assert coverage(["default"], text, "", idf) > 0.5
+
+
+def test_british_spelling_in_the_question_meets_american_in_the_docs() -> None:
+    idf = {"": 1.0}
+    assert coverage(["colours"], "NO_COLOR disables colors.", "", idf) == 1.0
+
+
+async def test_which_logger_prefers_a_passage_naming_a_logger_class(engine: OfflineEngine) -> None:
+    text = (
+        "Let's start with the convenience function that relies on configuration: "
+        "`structlog.get_logger`.\n\n"
+        "Calling `structlog.get_logger` without configuration gives you a perfectly useful "
+        "`structlog.PrintLogger`."
+    )
+    pick = await _pick(
+        engine,
+        "I haven't configured structlog. Which logger ends up writing my log lines?",
+        [source("S1", "Configuration", text)],
+    )
+    assert pick.best is not None and "PrintLogger" in pick.best.passage.text
+
+
+async def test_which_environment_variable_prefers_one_the_question_does_not_name(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "The default configuration uses colors if standard out is a TTY.\n\n"
+        "`NO_COLOR` disables colors, regardless of the value of `FORCE_COLOR`."
+    )
+    pick = await _pick(
+        engine,
+        "Our CI sets FORCE_COLOR, but I want no colours. Which environment variable wins?",
+        [source("S1", "Console Output", text)],
+    )
+    assert pick.best is not None and "NO_COLOR" in pick.best.passage.text

@@ -1,0 +1,83 @@
+"""Words an engineer asks with and documentation answers with, that mean the same thing.
+
+"How do I write a processor that throws certain entries away?" is answered by "the following
+processor drops every entry"; "I haven't configured structlog" by "without configuration";
+"suppress" by "filter". The embedder sees some of this; the word coverage of a passage (see
+``pick``) saw none, so a paraphrased question looked unanswered. A question's word that a
+passage lacks counts as held (at :data:`SYNONYM_WEIGHT`) when the passage holds a word of the
+same group. The groups are everyday software English, not any one corpus's vocabulary; a
+group joins words only when either could replace the other in a question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from backend.reasoning.offline.text import stem
+
+SYNONYM_WEIGHT: Final = 0.8
+
+_GROUPS: Final = (
+    "drop discard throw ignore skip suppress silence mute filter exclude",
+    "remove delete erase strip",
+    "show display print render output appear emit",
+    "hide conceal mask redact",
+    "start begin launch",
+    "stop halt terminate abort quit exit",
+    "change modify alter adjust tweak customize override",
+    "create make build generate construct",
+    "get obtain retrieve fetch",
+    "find search locate lookup",
+    "error exception failure fault",
+    "require need mandatory",
+    "allow permit let",
+    "disable deactivate",
+    "enable activate",
+    "pick choose select",
+    "keep retain preserve",
+    "combine merge join",
+    "check verify validate",
+    "win precedence priority regardless",
+    "chatty verbose noisy",
+    "folder directory",
+    "app application",
+    "option setting parameter",
+    "callable function",
+    "speed performance fast",
+    "test testing tests",
+    "pickle pickleable pickling serialize",
+)
+_GROUP_OF: Final[dict[str, frozenset[str]]] = {}
+for _line in _GROUPS:
+    _stems = frozenset(stem(w) for w in _line.split())
+    for _s in _stems:
+        _GROUP_OF[_s] = _GROUP_OF.get(_s, frozenset()) | _stems
+
+# "I haven't configured it", "out of the box", "with no configuration": the default setup.
+_NO_CONFIGURATION: Final = re.compile(
+    r"\b(?:have(?:n't| not)|had(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never|without|"
+    r"not yet|before)\s+(?:\w+\s+)?(?:configur|set(?:ting)? up|customi[sz])\w*"
+    r"|\bunconfigured\b|\bout[- ]of[- ]the[- ]box\b|\bwith no configuration\b"
+    r"|\bdefault (?:setup|configuration|config|settings)\b",
+    re.I,
+)
+DEFAULT_TERM: Final = "default"
+
+
+def alternatives(term_stem: str) -> frozenset[str]:
+    """Stems that may stand for ``term_stem`` (itself excluded)."""
+    return _GROUP_OF.get(term_stem, frozenset()) - {term_stem}
+
+
+def about_default_setup(text: str) -> bool:
+    """Does the text speak of the setup one gets without configuring anything?"""
+    return bool(_NO_CONFIGURATION.search(text)) or bool(
+        re.search(r"\bby default\b|\bdefaults?\b", text, re.I)
+    )
+
+
+def asks_about_default_setup(question: str) -> bool:
+    """Does the question set the scene "nothing configured" ("I haven't configured structlog
+    at all", "out of the box")? Its answer speaks of the default."""
+    return bool(_NO_CONFIGURATION.search(question))
