@@ -74,10 +74,10 @@ def calls(tracer: Tracer) -> list[tuple[int, str, str]]:
     [
         ("openai:gpt-4o-mini", "auto", StructuredOutput("json_schema", strict=True)),
         ("openai-compatible:smollm2", "auto", StructuredOutput("json_schema", strict=True)),
-        ("anthropic:claude-sonnet-4-5", "auto", StructuredOutput("function_calling")),
+        ("anthropic:claude-sonnet-4-6", "auto", StructuredOutput("function_calling")),
         ("ollama:llama3.1", "auto", StructuredOutput("json_schema")),
         ("openai:gpt-4o-mini", "tools", StructuredOutput("function_calling", strict=True)),
-        ("anthropic:claude-sonnet-4-5", "off", None),
+        ("anthropic:claude-sonnet-4-6", "off", None),
     ],
 )
 def test_each_provider_is_asked_for_structured_output_its_own_way(
@@ -141,7 +141,7 @@ async def test_anthropic_gets_the_schema_as_one_forced_tool_and_answers_with_too
     settings: Settings, anthropic: AnthropicApi
 ) -> None:
     anthropic.script = [Reply(data=PLAN, input_tokens=321, output_tokens=45)]
-    engine, tracer = llm(settings, anthropic, "anthropic:claude-sonnet-4-5")
+    engine, tracer = llm(settings, anthropic, "anthropic:claude-sonnet-4-6")
     plan = await engine.plan("q?", ["docs"])
     assert plan.kind == "comparison" and engine.steps["by_model"] == ["plan"]
     (body,) = anthropic.bodies
@@ -161,7 +161,7 @@ async def test_an_anthropic_answer_in_content_blocks_is_read_from_its_text(
         {"type": "text", "text": json.dumps(PLAN)},
     ]
     anthropic.script = [Reply(blocks=blocks)]
-    engine, tracer = llm(settings, anthropic, "anthropic:claude-sonnet-4-5")
+    engine, tracer = llm(settings, anthropic, "anthropic:claude-sonnet-4-6")
     plan = await engine.plan("q?", ["docs"])
     assert plan.kind == "comparison" and len(anthropic.bodies) == 1
     assert calls(tracer) == [(1, "valid", "function_calling")]
