@@ -1,9 +1,19 @@
 """The LLM engine: any LangChain chat model, JSON answers validated by pydantic.
 
-A malformed answer is retried once with the validation error; a second failure falls back to
-the offline engine for that step. So does a provider failure (model unreachable, timeout,
-rate limit, auth, API error: :func:`backend.llm.provider_errors`), without a retry: the
-provider SDKs already retry what is retryable. When the model is unreachable or refuses us
+Each step's JSON is asked for through the provider's own structured output when the engine is
+given one (``structured.py``: json_schema, a forced tool call, Ollama's format), else with the
+schema in the prompt and the answer parsed from its text; a server that refuses the structured
+request (HTTP 400/422) is asked the second way for the rest of the run, and the run says so.
+
+A malformed answer (or one cut at the output bound) is retried once with the validation error
+and the start of the answer; a second failure falls back to the offline engine for that step.
+So is an answer that is valid but does not rest on this run's sources (``guard.py``: the
+prompt's example given back, no citation surviving the check, no claim or evidence quote found
+in its source): no step may make the run worse than the offline engine would.
+
+A provider failure (model unreachable, timeout, rate limit, auth, API error:
+:func:`backend.llm.provider_errors`) falls back without a retry: the provider SDKs already
+retry what is retryable. When the model is unreachable or refuses us
 (:func:`backend.llm.dead_end`), it is given up on for the rest of the run (an engine is built
 per run): later steps go straight to the offline engine instead of each waiting for the same
 failure. Each fallback is a ``fallback`` trace event and a note the graph's nodes drain into
