@@ -18,6 +18,7 @@ from backend.reasoning.models import QuestionKind
 from backend.trace import Tracer
 from tests.fakes.anthropic_api import AnthropicApi
 from tests.fakes.model_api import ModelApi, Reply
+from tests.fakes.ollama_api import OllamaApi
 from tests.fakes.openai_chat_api import OpenAIChatApi
 
 PLAN = {
@@ -184,3 +185,37 @@ async def test_an_answer_cut_at_max_tokens_is_re_asked_shorter_then_falls_back(
     assert engine.steps["fell_back"] == ["plan"]
     assert "cut at the output bound twice" in engine.steps["fell_back_why"][0]
     assert engine.usage["plan"]["output_tokens"] == 128
+
+
+@pytest.fixture
+def ollama() -> Iterator[OllamaApi]:
+    fake = OllamaApi().start()
+    try:
+        yield fake
+    finally:
+        fake.stop()
+
+
+async def test_ollama_gets_the_steps_schema_as_its_format(
+    settings: Settings, ollama: OllamaApi
+) -> None:
+    ollama.script = [Reply(data=PLAN)]
+    engine, tracer = llm(settings, ollama, "ollama:llama3.1")
+    plan = await engine.plan("q?", ["docs"])
+    assert plan.kind == "comparison"
+    (body,) = ollama.bodies
+    assert body["format"]["properties"]["sub_queries"]["type"] == "array"
+    assert calls(tracer) == [(1, "valid", "json_schema")]
+
+
+async def test_an_ollama_server_refusing_the_format_is_asked_with_the_prompt(
+    settings: Settings, ollama: OllamaApi
+) -> None:
+    ollama.refuse_format = True
+    ollama.script = lambda body: Reply(text=json.dumps(PLAN))
+    engine, tracer = llm(settings, ollama, "ollama:llama3.1")
+    plan = await engine.plan("q?", ["docs"])
+    assert plan.kind == "comparison" and engine.steps["by_model"] == ["plan"]
+    assert [isinstance(b.get("format"), dict) for b in ollama.bodies] == [True, False]
+    (refused,) = [e for e in tracer.events if e.kind == "fallback"]
+    assert refused.data["structured_output"] == "json_schema" and "400" in refused.data["error"]
