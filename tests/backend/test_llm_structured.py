@@ -15,8 +15,10 @@ from backend.llm import StructuredOutput, structured_output
 from backend.reasoning.factory import make_engine
 from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.models import QuestionKind
+from backend.reasoning.offline import OfflineEngine
 from backend.trace import Tracer
 from tests.fakes.anthropic_api import AnthropicApi
+from tests.fakes.chat_model import ScriptedChatModel
 from tests.fakes.model_api import ModelApi, Reply
 from tests.fakes.ollama_api import OllamaApi
 from tests.fakes.openai_chat_api import OpenAIChatApi
@@ -219,3 +221,16 @@ async def test_an_ollama_server_refusing_the_format_is_asked_with_the_prompt(
     assert [isinstance(b.get("format"), dict) for b in ollama.bodies] == [True, False]
     (refused,) = [e for e in tracer.events if e.kind == "fallback"]
     assert refused.data["structured_output"] == "json_schema" and "400" in refused.data["error"]
+
+
+async def test_a_chat_model_without_structured_output_is_asked_with_the_prompt() -> None:
+    model = ScriptedChatModel(answers=[json.dumps(PLAN), json.dumps(PLAN)])
+    tracer = Tracer()
+    engine = LLMEngine(
+        model, OfflineEngine(), "scripted", tracer, structured=StructuredOutput("json_schema")
+    )
+    await engine.plan("q?", ["docs"])
+    await engine.plan("q?", ["docs"])
+    assert engine.steps["by_model"] == ["plan", "plan"] and engine.structured is None
+    (event,) = [e for e in tracer.events if e.kind == "fallback"]
+    assert "has no structured output (json_schema)" in event.message

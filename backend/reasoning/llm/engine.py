@@ -398,12 +398,16 @@ class LLMEngine:
                     self.model, how, messages, structured.output_schema(step, schema)
                 )
                 return raw, payload, how.method
+            except structured.StructuredUnavailable as exc:
+                why = f"the model has no structured output ({how.method})"
+                self._structured_off(step, node, how.method, why, exc)
             except provider_errors() as exc:
                 if (cut := structured.cut_answer(exc)) is not None:
                     return cut, None, how.method
                 if not refused_request(exc):
                     raise
-                self._structured_refused(step, node, how.method, exc)
+                why = f"the server refused structured output ({how.method})"
+                self._structured_off(step, node, how.method, why, exc)
         try:
             return await self.model.ainvoke(messages), None, "prompt"
         except provider_errors() as exc:
@@ -411,16 +415,16 @@ class LLMEngine:
                 raise
             return cut, None, "prompt"
 
-    def _structured_refused(
-        self, step: str, node: NodeName, method: str, exc: BaseException
+    def _structured_off(
+        self, step: str, node: NodeName, method: str, why: str, exc: BaseException
     ) -> None:
-        """The server refused the structured request: the rest of the run asks with the prompt
-        and parses the answer, and the run says so."""
+        """The server refused the structured request (or the model has none): the rest of the
+        run asks with the prompt and parses the answer, and the run says so."""
         self.structured = None
         error = scrub(f"{type(exc).__name__}: {exc}", self._secrets)[:500]
         message = (
-            f"{step}: the server refused structured output ({method}); this and later steps "
-            "ask for the JSON in the prompt and parse the answer"
+            f"{step}: {why}; this and later steps ask for the JSON in the prompt and parse "
+            "the answer"
         )
         self._fallbacks.append(f"LLM {message} ({error})")
         self._event(node, "fallback", message, step=step, structured_output=method, error=error)

@@ -28,6 +28,10 @@ CUT_REASONS = frozenset({"length", "max_tokens"})
 """Stop reasons of an answer cut at the output bound (OpenAI and Ollama; Anthropic)."""
 
 
+class StructuredUnavailable(Exception):
+    """The chat model class cannot be asked for structured output at all."""
+
+
 def _portable(node: Any) -> Any:
     if isinstance(node, list):
         return [_portable(item) for item in node]
@@ -62,7 +66,12 @@ async def ask(
     parses as JSON). None for the second means: read the raw message's text instead (a server
     that answered in prose, an invalid tool call, a cut answer)."""
     kwargs: dict[str, Any] = {"strict": True} if how.strict else {}
-    runnable = model.with_structured_output(schema, method=how.method, include_raw=True, **kwargs)
+    try:
+        runnable = model.with_structured_output(
+            schema, method=how.method, include_raw=True, **kwargs
+        )
+    except NotImplementedError as exc:  # a chat model class without it
+        raise StructuredUnavailable(f"{type(model).__name__} has no structured output") from exc
     out = await runnable.ainvoke(messages)
     assert isinstance(out, dict)  # include_raw=True: {"raw", "parsed", "parsing_error"}
     parsed = out.get("parsed")
