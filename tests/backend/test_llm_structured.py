@@ -234,3 +234,16 @@ async def test_a_chat_model_without_structured_output_is_asked_with_the_prompt()
     assert engine.steps["by_model"] == ["plan", "plan"] and engine.structured is None
     (event,) = [e for e in tracer.events if e.kind == "fallback"]
     assert "has no structured output (json_schema)" in event.message
+
+
+async def test_a_tool_call_with_broken_arguments_is_re_asked_showing_them(
+    settings: Settings, openai: OpenAIChatApi
+) -> None:
+    broken = '{"kind": "comparison", "sub_queries": [{"text": "Moon'
+    openai.script = [Reply(arguments=broken), Reply(data=PLAN)]
+    engine, tracer = llm(settings, openai, "openai:gpt-4o-mini", llm_structured="tools")
+    plan = await engine.plan("q?", ["docs"])
+    assert plan.kind == "comparison" and len(openai.bodies) == 2
+    assert calls(tracer) == [(1, "malformed", "function_calling"), (2, "valid", "function_calling")]
+    reask = json.dumps(openai.bodies[1]["messages"][-2:])
+    assert "sub_queries" in reask and "not valid for the JSON shape" in reask

@@ -29,6 +29,8 @@ class Reply:
     """The answer's text."""
     data: dict[str, Any] | None = None
     """A structured answer: a tool call when the request offered tools, else the text as JSON."""
+    arguments: str | None = None
+    """A tool call's arguments exactly as sent (OpenAI), e.g. broken JSON."""
     blocks: list[dict[str, Any]] | None = None
     """Content blocks as sent (Anthropic: thinking then text)."""
     status: int = 200

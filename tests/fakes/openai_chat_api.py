@@ -40,13 +40,14 @@ class OpenAIChatApi(ModelApi):
             return reply.status, {"error": error}
         message: dict[str, Any] = {"role": "assistant", "content": reply.text}
         finish = "length" if reply.cut else "stop"
-        if reply.data is not None and body.get("tools"):
+        arguments = json.dumps(reply.data) if reply.data is not None else reply.arguments
+        if arguments is not None and body.get("tools"):
             message["content"] = None
             message["tool_calls"] = [
                 {
                     "id": "call_1",
                     "type": "function",
-                    "function": {"name": _tool_name(body), "arguments": json.dumps(reply.data)},
+                    "function": {"name": _tool_name(body), "arguments": arguments},
                 }
             ]
             finish = "length" if reply.cut else "tool_calls"

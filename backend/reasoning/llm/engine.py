@@ -464,7 +464,7 @@ class LLMEngine:
                 self._fall_back(step, node, why, f"{type(exc).__name__}: {exc}")
                 return None
             seconds = time.monotonic() - started
-            text = answer_text(answer.content)
+            text = answer_text(answer.content) or structured.tool_arguments(answer)
             parsed, outcome, problem = self._judge(answer, payload, text, schema, check)
             if isinstance(answer, AIMessage):
                 self._record_usage(

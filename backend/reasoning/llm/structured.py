@@ -108,6 +108,13 @@ def was_cut(message: BaseMessage) -> bool:
     return reason in CUT_REASONS
 
 
+def tool_arguments(message: BaseMessage) -> str:
+    """The arguments of the first tool call the model made that did not parse (as sent), or
+    "": a forced tool call whose arguments are not valid JSON is still the model's answer."""
+    calls = getattr(message, "invalid_tool_calls", None) or []
+    return str(calls[0].get("args") or "") if calls else ""
+
+
 def text_of(payload: dict[str, Any] | None, text: str) -> str:
     """What the model said, for a re-ask's excerpt: the structured answer as JSON, else its text."""
     return json.dumps(payload, ensure_ascii=False) if payload is not None else text
