@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -188,7 +188,17 @@ class Settings(BaseSettings):
         "openai-compatible:… with MARSA_LLM_BASE_URL); unset: the built-in offline engine.",
     )
     llm_base_url: str | None = Field(
-        default=None, description="Base URL for ollama or an OpenAI-compatible server."
+        default=None,
+        description="Base URL of the model's server: an OpenAI-compatible server (…/v1), "
+        "ollama, or another address for the OpenAI or Anthropic API (a proxy, a gateway).",
+    )
+    llm_structured: Literal["auto", "json_schema", "tools", "off"] = Field(
+        default="auto",
+        description="How the model is held to each step's JSON schema: auto (the provider's "
+        "own way: json_schema for OpenAI and OpenAI-compatible servers, tool calling for "
+        "Anthropic, format for Ollama), json_schema, tools, or off (the schema in the prompt, "
+        "the answer parsed). A server that refuses it (HTTP 400) is asked with the prompt "
+        "instead for the rest of the run, and the trace says so.",
     )
     llm_api_key: SecretStr | None = Field(
         default=None,

@@ -7,10 +7,12 @@ import re
 import socket
 import ssl
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import httpx
 from langchain_core.exceptions import (
+    ContextOverflowError,
     ModelAuthenticationError,
     ModelConnectionError,
     ModelError,
@@ -121,6 +123,58 @@ def is_reasoning_model(provider: str, model: str) -> bool:
     """OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 …) refuse a temperature: every
     step would answer 400 and fall back."""
     return provider == "openai" and _REASONING_MODEL.match(model) is not None
+
+
+@dataclass(frozen=True)
+class StructuredOutput:
+    """How a chat model is held to a step's JSON schema: LangChain's ``with_structured_output``
+    method (``json_schema``: OpenAI's ``response_format``, Ollama's ``format``, Anthropic's
+    ``output_config``; ``function_calling``: one forced tool call) and whether the schema is
+    sent as strict (OpenAI's API)."""
+
+    method: Literal["json_schema", "function_calling"]
+    strict: bool = False
+
+
+_AUTO_METHOD: dict[str, Literal["json_schema", "function_calling"]] = {
+    "openai": "json_schema",
+    "openai-compatible": "json_schema",  # llama.cpp, vLLM, LM Studio: response_format
+    "anthropic": "function_calling",
+    "ollama": "json_schema",  # its ``format``
+}
+
+
+def structured_output(settings: Settings) -> StructuredOutput | None:
+    """How ``settings.llm`` is asked for structured output (``MARSA_LLM_STRUCTURED``); None:
+    the schema is only in the prompt and the answer is parsed from its text."""
+    provider = (settings.llm or "").partition(":")[0]
+    if settings.llm_structured == "off" or provider not in _AUTO_METHOD:
+        return None
+    method: Literal["json_schema", "function_calling"]
+    if settings.llm_structured == "auto":
+        method = _AUTO_METHOD[provider]
+    else:
+        method = "json_schema" if settings.llm_structured == "json_schema" else "function_calling"
+    # OpenAI's API constrains decoding to a strict schema; Anthropic's strict tools need the
+    # newest models, and Ollama has no such flag.
+    return StructuredOutput(method, strict=provider in ("openai", "openai-compatible"))
+
+
+REFUSED_STATUS = frozenset({400, 422})
+"""Statuses a server answers a request it cannot take: for a structured request, often the
+``response_format``, ``tools`` or ``format`` it does not support."""
+
+
+def refused_request(exc: BaseException) -> bool:
+    """Whether a provider error is the server refusing the request as invalid (HTTP 400 or
+    422), not the prompt being too long for it: with structured output asked for, the way
+    to ask is what it refused."""
+    if isinstance(exc, ContextOverflowError):
+        return False
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, httpx.HTTPStatusError):
+        status = exc.response.status_code
+    return status in REFUSED_STATUS
 
 
 def build_chat_model(settings: Settings) -> BaseChatModel:

@@ -84,7 +84,8 @@ class RunResult(BaseModel):
     """The engine the run thought with: "offline" when an LLM was configured but every one of
     its steps fell back."""
     engine_steps: dict[str, list[str]] | None = None
-    """For the LLM engine: the steps the model did (``by_model``) and those that fell back."""
+    """For the LLM engine: the steps the model did (``by_model``), those that fell back
+    (``fell_back``) and why each did (``fell_back_why``, in the same order)."""
     llm_usage: dict[str, dict[str, Any]] | None = None
     """Tokens (and cost, when prices are set) per step; only for an engine that counts them."""
     llm_usage_by_node: dict[str, dict[str, Any]] | None = None

@@ -59,7 +59,7 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
     offline = OfflineEngine()
     if not settings.llm:
         return offline
-    from backend.llm import LLMPackageMissing, build_chat_model
+    from backend.llm import LLMPackageMissing, build_chat_model, structured_output
     from backend.reasoning.llm.engine import Budget, LLMEngine
 
     try:
@@ -80,4 +80,5 @@ def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEn
         prices=prices,
         secrets=settings.secrets(),
         budget=Budget(tokens=settings.llm_run_token_budget, usd=settings.llm_run_cost_budget),
+        structured=structured_output(settings),
     )

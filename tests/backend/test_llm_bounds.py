@@ -3,7 +3,6 @@ temperature: checked against a local server speaking OpenAI's API (the real clie
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
@@ -11,23 +10,17 @@ import pytest
 
 from backend.config import Settings
 from backend.llm import build_chat_model
-from tests.fakes import loopback
-from tests.fakes.openai_chat_api import ChatCompletions
+from tests.fakes.model_api import Reply
+from tests.fakes.openai_chat_api import OpenAIChatApi
 
 
 @pytest.fixture
-def api() -> Iterator[tuple[str, type[ChatCompletions]]]:
-    class Handler(ChatCompletions):
-        bodies = []
-        hold = None
-
-    server = loopback.serve(Handler)
+def api() -> Iterator[OpenAIChatApi]:
+    fake = OpenAIChatApi(script=lambda body: Reply(text="ok")).start()
     try:
-        yield f"{loopback.base_url(server)}/v1", Handler
+        yield fake
     finally:
-        if Handler.hold is not None:
-            Handler.hold.set()
-        loopback.close(server)
+        fake.stop()
 
 
 def _settings(url: str, model: str = "gpt-4o-mini", **extra: object) -> Settings:
@@ -35,35 +28,35 @@ def _settings(url: str, model: str = "gpt-4o-mini", **extra: object) -> Settings
 
 
 async def test_every_request_carries_the_max_tokens_bound(
-    api: tuple[str, type[ChatCompletions]],
+    api: OpenAIChatApi,
 ) -> None:
-    url, handler = api
+    url = api.base
     model = build_chat_model(_settings(url, llm_max_tokens=300))
     answer = await model.ainvoke("Say ok.")
     assert answer.content == "ok"
-    (body,) = handler.bodies
+    (body,) = api.bodies
     assert (body.get("max_tokens") or body.get("max_completion_tokens")) == 300
     assert body["temperature"] == 0.0
 
 
 async def test_a_reasoning_model_is_sent_no_temperature(
-    api: tuple[str, type[ChatCompletions]],
+    api: OpenAIChatApi,
 ) -> None:
-    url, handler = api
+    url = api.base
     await build_chat_model(_settings(url, model="o3-mini")).ainvoke("Say ok.")
-    (body,) = handler.bodies
+    (body,) = api.bodies
     assert "temperature" not in body
 
 
 async def test_a_server_that_never_answers_is_given_up_after_the_timeout_and_retries(
-    api: tuple[str, type[ChatCompletions]],
+    api: OpenAIChatApi,
 ) -> None:
-    url, handler = api
-    handler.hold = threading.Event()
+    url = api.base
+    api.script = lambda body: Reply(hold=True)
     model = build_chat_model(_settings(url, llm_timeout=0.5, llm_max_retries=1))
     started = time.monotonic()
     with pytest.raises(Exception, match="(?i)time"):
         await model.ainvoke("Say ok.")
     elapsed = time.monotonic() - started
-    assert len(handler.bodies) == 2  # the first try and one retry, then it stops
+    assert len(api.bodies) == 2  # the first try and one retry, then it stops
     assert elapsed < 10  # the SDK's own default would wait 600 s, three times

@@ -1,9 +1,19 @@
 """The LLM engine: any LangChain chat model, JSON answers validated by pydantic.
 
-A malformed answer is retried once with the validation error; a second failure falls back to
-the offline engine for that step. So does a provider failure (model unreachable, timeout,
-rate limit, auth, API error: :func:`backend.llm.provider_errors`), without a retry: the
-provider SDKs already retry what is retryable. When the model is unreachable or refuses us
+Each step's JSON is asked for through the provider's own structured output when the engine is
+given one (``structured.py``: json_schema, a forced tool call, Ollama's format), else with the
+schema in the prompt and the answer parsed from its text; a server that refuses the structured
+request (HTTP 400/422) is asked the second way for the rest of the run, and the run says so.
+
+A malformed answer (or one cut at the output bound) is retried once with the validation error
+and the start of the answer; a second failure falls back to the offline engine for that step.
+So is an answer that is valid but does not rest on this run's sources (``guard.py``: the
+prompt's example given back, no citation surviving the check, no claim or evidence quote found
+in its source): no step may make the run worse than the offline engine would.
+
+A provider failure (model unreachable, timeout, rate limit, auth, API error:
+:func:`backend.llm.provider_errors`) falls back without a retry: the provider SDKs already
+retry what is retryable. When the model is unreachable or refuses us
 (:func:`backend.llm.dead_end`), it is given up on for the rest of the run (an engine is built
 per run): later steps go straight to the offline engine instead of each waiting for the same
 failure. Each fallback is a ``fallback`` trace event and a note the graph's nodes drain into
@@ -22,35 +32,47 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel, Field, ValidationError
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, ValidationError
 
-from backend.llm import dead_end, model_secrets, provider_errors
+from backend.llm import (
+    StructuredOutput,
+    dead_end,
+    model_secrets,
+    provider_errors,
+    refused_request,
+)
 from backend.reasoning.citations import check_citations
 from backend.reasoning.engine import ReasoningEngine
-from backend.reasoning.llm import prompts
+from backend.reasoning.llm import guard, prompts, structured
+from backend.reasoning.llm.outputs import (
+    ClaimsOut,
+    PlanOut,
+    RefineOut,
+    ReportOut,
+    VerdictOut,
+    VerifyOut,
+)
 from backend.reasoning.models import (
     Citation,
     Claim,
     EvidenceItem,
     Plan,
-    QuestionKind,
     Report,
     Source,
     SubQuery,
     Verdict,
-    VerdictLabel,
 )
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.verify import weigh
 from backend.trace import NodeName, Tracer
 from marsa_common.secrets import scrub
-from marsa_common.text import normalise, quote_holds
+from marsa_common.text import quote_holds
 
 T = TypeVar("T", bound=BaseModel)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -58,57 +80,6 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _FENCE_TAG = re.compile(r"<(\s*/?\s*)(source|claim)\b", re.IGNORECASE)
 SOURCE_CHARS = 1500
 MAX_PROMPT_SOURCES = 15
-
-
-class _SubQueryOut(BaseModel):
-    text: str = Field(min_length=1)
-    sources: list[str] = Field(default_factory=list)
-    purpose: str = ""
-
-
-class _PlanOut(BaseModel):
-    kind: QuestionKind = "simple"
-    sub_queries: list[_SubQueryOut] = Field(min_length=1)
-    key_terms: list[str] = Field(default_factory=list)
-    entities: list[str] = Field(default_factory=list)
-    rationale: str = ""
-
-
-class _RefineOut(BaseModel):
-    sub_queries: list[_SubQueryOut] = Field(default_factory=list)
-
-
-class _ClaimOut(BaseModel):
-    text: str = Field(min_length=1)
-    source_ids: list[str] = Field(min_length=1)
-
-
-class _ClaimsOut(BaseModel):
-    claims: list[_ClaimOut]
-
-
-class _EvidenceOut(BaseModel):
-    source_id: str
-    quote: str
-    stance: str = "supports"
-
-
-class _VerdictOut(BaseModel):
-    claim_id: str
-    verdict: VerdictLabel
-    rationale: str = ""
-    evidence: list[_EvidenceOut] = Field(default_factory=list)
-
-
-class _VerifyOut(BaseModel):
-    verdicts: list[_VerdictOut]
-
-
-class _ReportOut(BaseModel):
-    answer: str = ""
-    answer_found: bool = True
-    markdown: str = Field(min_length=1)
-    citations: list[Citation] = Field(default_factory=list)
 
 
 def extract_json(text: str) -> str:
@@ -177,7 +148,7 @@ def _not_independent(claim: Claim, by_id: dict[str, Source]) -> set[str]:
     }
 
 
-def weigh_verdict(claim: Claim, given: _VerdictOut, by_id: dict[str, Source]) -> Verdict:
+def weigh_verdict(claim: Claim, given: VerdictOut, by_id: dict[str, Source]) -> Verdict:
     """The model's verdict, kept only as far as its evidence bears it out.
 
     Evidence counts when it comes from another source than the claim's (and other chunks of
@@ -251,6 +222,21 @@ class Budget:
 REASK_EXCERPT = 300
 """Characters of a malformed answer shown back to the model with the validation error."""
 
+REASK = {
+    "malformed": "That answer was not valid for the JSON shape asked: {problem}\n"
+    "Answer again with the JSON object only.",
+    "cut": "That answer was cut off: {problem}. Answer again with a shorter JSON object only.",
+    "rejected": "That answer cannot be used: {problem}. Answer again from the sources given, "
+    "copying quotes exactly, with the JSON object only.",
+}
+"""What the re-ask says, by the first answer's outcome."""
+FELL_BACK = {
+    "malformed": "the model's answer was malformed twice",
+    "cut": "the model's answer was cut at the output bound twice",
+    "rejected": "the model's answer did not rest on this run's sources, twice",
+}
+"""Why a step fell back after its re-ask, by the last answer's outcome."""
+
 
 def answer_text(content: str | list[Any]) -> str:
     """The text of a model's answer: a string as it is; content blocks (Anthropic with
@@ -285,6 +271,7 @@ class LLMEngine:
         prices: tuple[float, float] | None = None,
         secrets: Iterable[str] = (),
         budget: Budget | None = None,
+        structured: StructuredOutput | None = None,
     ):
         self.model = model
         self.fallback = fallback
@@ -295,8 +282,12 @@ class LLMEngine:
         """US dollars per million input and output tokens, when configured."""
         self.budget = budget or Budget()
         self.usage: dict[str, dict[str, Any]] = {}
-        self.steps: dict[str, list[str]] = {"by_model": [], "fell_back": []}
-        """Which steps of the run the model did and which fell back, in order."""
+        self.steps: dict[str, list[str]] = {"by_model": [], "fell_back": [], "fell_back_why": []}
+        """Which steps of the run the model did and which fell back, in order, and why each
+        fell back (``fell_back_why`` runs along ``fell_back``)."""
+        self.structured = structured
+        """How the model is asked for each step's JSON (None: the schema in the prompt only);
+        None once a server refused it in this run."""
         self._fallbacks: list[str] = []
         # A provider may echo the key it was given in its error text (``Settings.secrets()``
         # passed in, plus the key the model itself holds).
@@ -314,10 +305,11 @@ class LLMEngine:
         return taken
 
     def _fall_back(self, step: str, node: NodeName, why: str, error: str = "") -> None:
-        self.steps["fell_back"].append(step)
-        message = f"{step}: {why}; the {self.fallback.name} engine did this step"
         # The provider's text is scrubbed before it is cut, so no part of a secret survives.
         error = scrub(error, self._secrets)[:500]
+        self.steps["fell_back"].append(step)
+        self.steps["fell_back_why"].append(f"{why} ({error})" if error else why)
+        message = f"{step}: {why}; the {self.fallback.name} engine did this step"
         self._fallbacks.append(f"LLM {message} ({error})" if error else f"LLM {message}")
         data: dict[str, Any] = {"step": step}
         if error:
@@ -339,6 +331,7 @@ class LLMEngine:
         seconds: float = 0.0,
         attempt: int = 1,
         outcome: str = "valid",
+        output: str = "prompt",
     ) -> None:
         usage: dict[str, Any] = dict(message.usage_metadata or {})
         tokens_in, tokens_out = (
@@ -363,6 +356,7 @@ class LLMEngine:
             model=self.model_name,
             attempt=attempt,
             outcome=outcome,
+            output=output,
             duration_ms=round(seconds * 1000),
             input_tokens=usage.get("input_tokens"),
             output_tokens=usage.get("output_tokens"),
@@ -392,20 +386,74 @@ class LLMEngine:
                 node["cost_usd"] = round(node.get("cost_usd", 0.0) + totals["cost_usd"], 6)
         return nodes
 
-    async def _ask(self, step: str, node: NodeName, prompt: str, schema: type[T]) -> T | None:
-        """The model's answer as ``schema``; one retry with the error; None means fall back."""
+    async def _call(
+        self, step: str, node: NodeName, messages: list[BaseMessage], schema: type[BaseModel]
+    ) -> tuple[BaseMessage, dict[str, Any] | None, str]:
+        """(the model's message, its structured answer if any, how it was asked): through the
+        provider's structured output while the server takes it, else the prompt alone."""
+        how = self.structured
+        if how is not None:
+            try:
+                raw, payload = await structured.ask(
+                    self.model, how, messages, structured.output_schema(step, schema)
+                )
+                return raw, payload, how.method
+            except structured.StructuredUnavailable as exc:
+                why = f"the model has no structured output ({how.method})"
+                self._structured_off(step, node, how.method, why, exc)
+            except provider_errors() as exc:
+                if (cut := structured.cut_answer(exc)) is not None:
+                    return cut, None, how.method
+                if not refused_request(exc):
+                    raise
+                why = f"the server refused structured output ({how.method})"
+                self._structured_off(step, node, how.method, why, exc)
+        try:
+            return await self.model.ainvoke(messages), None, "prompt"
+        except provider_errors() as exc:
+            if (cut := structured.cut_answer(exc)) is None:
+                raise
+            return cut, None, "prompt"
+
+    def _structured_off(
+        self, step: str, node: NodeName, method: str, why: str, exc: BaseException
+    ) -> None:
+        """The server refused the structured request (or the model has none): the rest of the
+        run asks with the prompt and parses the answer, and the run says so."""
+        self.structured = None
+        error = scrub(f"{type(exc).__name__}: {exc}", self._secrets)[:500]
+        message = (
+            f"{step}: {why}; this and later steps ask for the JSON in the prompt and parse "
+            "the answer"
+        )
+        self._fallbacks.append(f"LLM {message} ({error})")
+        self._event(node, "fallback", message, step=step, structured_output=method, error=error)
+
+    async def _ask(
+        self,
+        step: str,
+        node: NodeName,
+        prompt: str,
+        schema: type[T],
+        check: Callable[[T], str | None] | None = None,
+    ) -> T | None:
+        """The model's answer as ``schema``, or None: fall back.
+
+        An answer that is malformed, cut at the output bound, or valid but not resting on this
+        run's sources (the prompt's example given back, or ``check``'s reason) is asked again
+        once with the reason and the start of the answer; a second such answer falls back."""
         if self._given_up is not None:
             self._fall_back(step, node, f"the model was given up on after {self._given_up}")
             return None
         if (spent := self._budget_spent()) is not None:
             self._fall_back(step, node, f"the run's {spent}")
             return None
-        messages: list[Any] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
-        error = ""
+        messages: list[BaseMessage] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
+        problem, outcome = "", "malformed"
         for attempt in (1, 2):
             started = time.monotonic()
             try:
-                answer = await self.model.ainvoke(messages)
+                answer, payload, output = await self._call(step, node, messages, schema)
             except provider_errors() as exc:
                 # The model cannot answer right now (down, unreachable, rate-limited,
                 # refused): a second try in the same breath would fail the same way.
@@ -416,38 +464,59 @@ class LLMEngine:
                 self._fall_back(step, node, why, f"{type(exc).__name__}: {exc}")
                 return None
             seconds = time.monotonic() - started
-            text = answer_text(answer.content)
-            try:
-                parsed = schema.model_validate_json(extract_json(text))
-            except (ValidationError, ValueError) as exc:
-                error = str(exc)[:500]
-                if isinstance(answer, AIMessage):
-                    self._record_usage(
-                        step, node, answer, seconds=seconds, attempt=attempt, outcome="malformed"
-                    )
-                # The re-ask shows the start of the bad answer, never all of it: a runaway
-                # answer resent whole overflowed the context.
-                messages += [
-                    AIMessage(_excerpt(text)),
-                    HumanMessage(
-                        f"That answer was not valid for the JSON shape asked: {error}\n"
-                        "Answer again with the JSON object only."
-                    ),
-                ]
-                continue
+            text = answer_text(answer.content) or structured.tool_arguments(answer)
+            parsed, outcome, problem = self._judge(answer, payload, text, schema, check)
             if isinstance(answer, AIMessage):
-                self._record_usage(step, node, answer, seconds=seconds, attempt=attempt)
-            self.steps["by_model"].append(step)
-            return parsed
-        self._fall_back(step, node, "the model's answer was malformed twice", error)
+                self._record_usage(
+                    step,
+                    node,
+                    answer,
+                    seconds=seconds,
+                    attempt=attempt,
+                    outcome=outcome,
+                    output=output,
+                )
+            if parsed is not None:
+                self.steps["by_model"].append(step)
+                return parsed
+            # The re-ask shows the start of the bad answer, never all of it: a runaway
+            # answer resent whole overflowed the context.
+            messages += [
+                AIMessage(_excerpt(structured.text_of(payload, text))),
+                HumanMessage(REASK[outcome].format(problem=problem)),
+            ]
+        self._fall_back(step, node, FELL_BACK[outcome], problem)
         return None
+
+    def _judge(
+        self,
+        answer: BaseMessage,
+        payload: dict[str, Any] | None,
+        text: str,
+        schema: type[T],
+        check: Callable[[T], str | None] | None,
+    ) -> tuple[T | None, str, str]:
+        """(the answer if it may be used, its outcome, what is wrong with it)."""
+        try:
+            if payload is not None:
+                parsed = schema.model_validate(payload)
+            else:
+                parsed = schema.model_validate_json(extract_json(text))
+        except (ValidationError, ValueError) as exc:
+            if structured.was_cut(answer):
+                return None, "cut", "the answer was cut at the output bound (MARSA_LLM_MAX_TOKENS)"
+            return None, "malformed", str(exc)[:500]
+        problem = guard.echoed_example(parsed) or (check(parsed) if check else None)
+        if problem:
+            return None, "rejected", problem
+        return parsed, "valid", ""
 
     async def plan(self, query: str, available: list[str]) -> Plan:
         out = await self._ask(
             "plan",
             "planner",
             prompts.PLAN.format(query=query, available=", ".join(available)),
-            _PlanOut,
+            PlanOut,
         )
         if out is None:
             return await self.fallback.plan(query, available)
@@ -480,7 +549,7 @@ class LLMEngine:
             prompts.REFINE.format(
                 done=done, query=plan.query, verdicts=summary, sources=fence_sources(sources, 5)
             ),
-            _RefineOut,
+            RefineOut,
         )
         if out is None:
             return await self.fallback.refine(plan, sources, verdicts, iteration)
@@ -497,24 +566,21 @@ class LLMEngine:
         ]
 
     async def extract_claims(self, plan: Plan, sources: list[Source]) -> list[Claim]:
+        by_id = {s.id: s for s in sources}
         out = await self._ask(
             "claims",
             "fact_checker",
             prompts.CLAIMS.format(
                 limit=self.max_claims, query=plan.query, sources=fence_sources(sources)
             ),
-            _ClaimsOut,
+            ClaimsOut,
+            check=lambda out: guard.claims_problem(out, by_id, self.max_claims),
         )
         if out is None:
             return await self.fallback.extract_claims(plan, sources)
-        by_id = {s.id: s for s in sources}
         claims: list[Claim] = []
         for item in out.claims[: self.max_claims]:
-            cited = [
-                sid
-                for sid in item.source_ids
-                if sid in by_id and normalise(item.text) in normalise(by_id[sid].text)
-            ]
+            cited = guard.claim_sources(item, by_id)
             if not cited:
                 self._event(
                     "fact_checker",
@@ -533,15 +599,16 @@ class LLMEngine:
             f'<claim id="{c.id}" sources="{",".join(c.source_ids)}">{neutralise(c.text)}</claim>'
             for c in claims
         )
+        by_source = {s.id: s for s in sources}
         out = await self._ask(
             "verify",
             "fact_checker",
             prompts.VERIFY.format(claims=listed, sources=fence_sources(sources)),
-            _VerifyOut,
+            VerifyOut,
+            check=lambda out: guard.evidence_problem(out, by_source),
         )
         if out is None:
             return await self.fallback.verify(claims, sources)
-        by_source = {s.id: s for s in sources}
         given = {v.claim_id: v for v in out.verdicts}
         verdicts = []
         for claim in claims:
@@ -579,17 +646,18 @@ class LLMEngine:
             f"{neutralise(c.text)} (sources: {', '.join(c.source_ids)})"
             for c in claims
         )
+        by_id = {s.id: s for s in sources}
         out = await self._ask(
             "report",
             "synthesizer",
             prompts.REPORT.format(
                 query=plan.query, claims=listed or "(none)", sources=fence_sources(sources)
             ),
-            _ReportOut,
+            ReportOut,
+            check=lambda out: guard.report_problem(out, by_id),
         )
         if out is None:
             return await self.fallback.write_report(plan, claims, verdicts, sources)
-        by_id = {s.id: s for s in sources}
         # The sources list names only citations that will survive the synthesizer's check;
         # all of them are returned, so that the check still counts and explains each removal.
         _, valid, _ = check_citations(out.markdown, out.citations, by_id)

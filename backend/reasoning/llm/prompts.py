@@ -94,3 +94,14 @@ Checked claims:
 JSON shape: {{"answer": "the direct answer", "answer_found": true,
 "markdown": "## Answer\\n...",
 "citations": [{{"n": 1, "source_id": "S1", "quote": "exact words from S1"}}]}}"""
+
+EXAMPLE_VALUES = (
+    "the direct answer",
+    "## Answer\\n...",
+    "exact words from S1",
+    "exact sentence",
+    "exact words",
+    "one sentence",
+)
+"""The placeholder values of the prompts' JSON shapes (as written there): an answer that gives
+one back echoed the example instead of answering (``guard.py``)."""
