@@ -78,7 +78,7 @@ class FollowUpRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: QueryText = Field(
-        description="The follow-up question; \"it\" and \"that\" may refer to the earlier one."
+        description='The follow-up question; "it" and "that" may refer to the earlier one.'
     )
 
 

@@ -154,8 +154,10 @@ def resolve_references(question: str, earlier: dict[str, Any]) -> str:
     for match in _PRONOUN.finditer(question):
         word = match.group("p").lower()
         following = (match.group("next") or "").lower()
-        if word in ("this", "that", "these", "those") and following and (
-            following not in _AFTER_DEMONSTRATIVE
+        if (
+            word in ("this", "that", "these", "those")
+            and following
+            and (following not in _AFTER_DEMONSTRATIVE)
         ):
             continue  # a determiner ("that glacier") or a conjunction ("so that the …")
         if word == "it" and following in _EXPLETIVE_AFTER_IT:

@@ -12,9 +12,7 @@ from backend.graph.result import RunResult
 from backend.graph.state import AgentState
 
 
-def initial_state(
-    query: str, max_iterations: int, earlier: EarlierRun | None = None
-) -> AgentState:
+def initial_state(query: str, max_iterations: int, earlier: EarlierRun | None = None) -> AgentState:
     """The state a run starts from; a follow-up's holds the earlier run's sources and context."""
     if earlier is not None:
         return follow_up_state(query, max_iterations, earlier)

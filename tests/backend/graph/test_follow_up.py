@@ -79,8 +79,10 @@ def _earlier(result: dict[str, Any]) -> EarlierRun:
     ("follow_up", "resolved"),
     [
         ("Why is that?", "Why is that (spring tides happen)?"),
-        ("How high are they at the new moon?", "How high are they (spring tides happen) at the "
-         "new moon?"),
+        (
+            "How high are they at the new moon?",
+            "How high are they (spring tides happen) at the new moon?",
+        ),
         ("What causes it?", "What causes it (spring tides happen)?"),
         ("Why?", "Why (spring tides happen)?"),
     ],
