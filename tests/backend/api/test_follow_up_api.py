@@ -54,6 +54,8 @@ def test_a_follow_up_runs_from_the_earlier_sources_and_is_linked_to_its_run(
     assert {i["id"]: i["parent_run_id"] for i in listed["items"]}[started["id"]] == parent["id"]
     exported = shared_server.client.get(f"/api/research/{started['id']}/report.json")
     assert json.loads(exported.text)["parent_run_id"] == parent["id"]
+    markdown = shared_server.client.get(f"/api/research/{started['id']}/report.md").text
+    assert f"follow-up of run {parent['id']}" in markdown.splitlines()[2]
     unchanged = shared_server.client.get(f"/api/research/{parent['id']}").json()
     assert unchanged["status"] == "done" and unchanged["parent_run_id"] is None
 
