@@ -37,11 +37,13 @@ is was are were does do did has have had mean means meant work works worked happ
 happened matter matters cause causes caused affect affects change changes apply applies so
 still also true right
 """)
-# What opens a question without being its subject: "How fast are", "When do", "What is".
+# What opens a question without being its subject: "How fast are", "When do", "What is",
+# "What causes", "What limits".
 _OPENING: Final = re.compile(
     r"^\W*(?:and\s+|so\s+|but\s+)?(?:(?:when|how|what|why|which|who|where|whose)"
     r"(?:\s+(?:fast|much|many|long|often|far|big|old|well|exactly|else))?\s+)?"
-    r"(?:(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|had)\s+)?",
+    r"(?:(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|had"
+    r"|causes|caused|makes|drives|affects|determines|limits|controls)\s+)?",
     re.IGNORECASE,
 )
 # "it" that points at nothing ("is it true that …", "is it possible to …").

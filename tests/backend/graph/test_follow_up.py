@@ -17,6 +17,7 @@ from backend.graph.follow_up import (
     FollowUpError,
     carried_source,
     resolve_references,
+    subject_of,
 )
 from backend.graph.nodes.planner import planner
 from backend.graph.result import ResultSource
@@ -91,6 +92,21 @@ def test_it_and_that_in_a_follow_up_are_read_with_the_earlier_questions_key_term
     follow_up: str, resolved: str
 ) -> None:
     assert resolve_references(follow_up, EARLIER) == resolved
+
+
+@pytest.mark.parametrize(
+    ("earlier", "subject"),
+    [
+        ("When do spring tides happen?", "spring tides happen"),
+        ("How fast are glaciers in the Alps retreating?", "glaciers in the Alps retreating"),
+        ("What limits transformer context length?", "transformer context length"),
+        ("What is the Raft consensus algorithm?", "the Raft consensus algorithm"),
+    ],
+)
+def test_the_earlier_subject_is_its_question_without_the_opening_words(
+    earlier: str, subject: str
+) -> None:
+    assert subject_of({"query": earlier}) == subject
 
 
 @pytest.mark.parametrize(
