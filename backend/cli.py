@@ -199,6 +199,15 @@ def research(
     fmt: Annotated[str, typer.Option("--format", help="md or json")] = "md",
     output: Annotated[Path | None, typer.Option("--out", help="Write the result here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No live progress.")] = False,
+    follow_up: Annotated[
+        str | None,
+        typer.Option(
+            "--follow-up",
+            metavar="RUN_ID",
+            help="Follow up a finished run of the history: start from its sources and answer "
+            "(and its --sources unless given).",
+        ),
+    ] = None,
 ) -> None:
     """Research a question: plan, search, fact-check, and write a cited report."""
     from backend.research_cli import render, research_command
@@ -217,6 +226,7 @@ def research(
                 max_iterations=max_iterations,
                 quiet=quiet,
                 console=err,
+                follow_up=follow_up,
             )
         )
     except ServerUnavailable as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from rich.console import Console
@@ -10,10 +11,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
 from backend.graph.context import ResearchContext
+from backend.graph.follow_up import EarlierRun, FollowUpError
 from backend.graph.result import RunResult
 from backend.graph.run import run_research
 from backend.mcp_client import SERVERS, MCPHub
-from backend.persistence import RunRecord, RunStore, database_target
+from backend.persistence import RUN_ID_PATTERN, RunRecord, RunStore, database_target
 from backend.persistence.database import DatabaseURLError
 from backend.persistence.runs import now_iso
 from backend.reasoning.factory import make_engine
@@ -51,9 +53,17 @@ async def research_command(
     max_iterations: int,
     quiet: bool,
     console: Console,
+    follow_up: str | None = None,
 ) -> RunResult:
     """Run one research question end to end, keep it in the runs database (the API's
-    history) when that can be written, and return its result."""
+    history) when that can be written, and return its result. With ``follow_up`` (a run id
+    from that history) the run starts from that run's sources and answer, and takes its
+    sources option unless ``sources`` is given."""
+    earlier = None
+    if follow_up is not None:
+        earlier, parent_sources = await earlier_run(settings, follow_up)
+        if sources is None:
+            sources = parent_sources
     tracer = Tracer()
     started = now_iso()
     if not quiet:
@@ -79,12 +89,43 @@ async def research_command(
             max_iterations=max_iterations,
             sources=sources,
         )
-        result = await run_research(query, ctx)
+        result = await run_research(query, ctx, earlier)
     options = {"sources": sources, "max_iterations": max_iterations, "review_plan": False}
     problem = await keep_run(settings, query, options, result, tracer.events, started)
     if problem:
         console.print(f"[yellow]This run was not kept in the history:[/] {problem}")
     return result
+
+
+async def earlier_run(settings: Settings, run_id: str) -> tuple[EarlierRun, list[str] | None]:
+    """The run a follow-up starts from, from the runs database, and its sources option.
+    ValueError says why it cannot be followed up (unknown, not finished, nothing to start
+    from, or no database to read)."""
+    if not re.fullmatch(RUN_ID_PATTERN, run_id):
+        raise ValueError(
+            f"--follow-up takes a run id (12 lowercase hex characters), not {run_id!r}"
+        )
+    try:
+        store = RunStore(database_target(settings))
+        await store.open()
+        try:
+            parent = await store.get(run_id)
+        finally:
+            await store.close()
+    except (SQLAlchemyError, OSError, DatabaseURLError) as exc:
+        reason = (str(exc).splitlines() or [""])[0][:300]
+        raise ValueError(
+            f"the runs database could not be read: {type(exc).__name__}: {reason}"
+        ) from None
+    if parent is None:
+        raise ValueError(
+            f"no run {run_id} in the history (runs made with `marsa research` or the API)"
+        )
+    try:
+        earlier = EarlierRun.of(parent.id, parent.query, parent.status, parent.result)
+    except FollowUpError as exc:
+        raise ValueError(str(exc)) from None
+    return earlier, parent.options.get("sources")
 
 
 async def keep_run(
@@ -112,6 +153,7 @@ async def keep_run(
         answer_found=result.answer_found,
         error=("; ".join(result.errors) or None) if status == "failed" else None,
         elapsed_ms=float(result.timings.get("total", 0.0)),
+        parent_run_id=result.parent_run_id,
     )
     try:
         store = RunStore(database_target(settings))

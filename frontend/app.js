@@ -38,10 +38,35 @@ function setStatus(status, extra = "") {
   document.body.classList.toggle("busy", status === "queued" || status === "running");
 }
 
+/** "follow-up of <question>", linking to the earlier run (its question fetched once). */
+async function setParent(run) {
+  const line = $("run-parent");
+  const link = $("run-parent-link");
+  if (!run.parent_run_id) {
+    line.hidden = true;
+    delete line.dataset.parent;
+    return;
+  }
+  if (line.dataset.parent === run.parent_run_id && !line.hidden) return;
+  line.dataset.parent = run.parent_run_id;
+  link.href = `#run=${encodeURIComponent(run.parent_run_id)}`;
+  link.textContent = `run ${run.parent_run_id}`;
+  line.hidden = false;
+  try {
+    const parent = await loadDetail(run.parent_run_id);
+    if (line.dataset.parent === run.parent_run_id) link.textContent = String(parent.query ?? "");
+  } catch (error) {
+    if (line.dataset.parent === run.parent_run_id) {
+      link.textContent = `run ${run.parent_run_id} (${error.message})`;
+    }
+  }
+}
+
 function setRunHeader(run) {
   $("run-header").hidden = false;
   $("run-query").textContent = run.query || "";
   $("run-id").textContent = run.id;
+  setParent(run);
   const subQueries = run.sub_queries || [];
   const list = clear($("run-plan-list"));
   for (const sq of subQueries) {
@@ -243,20 +268,54 @@ async function ask(event) {
   }
   $("ask-button").disabled = true;
   try {
-    const run = await api("/api/research", { method: "POST", body });
-    closeStream();
-    resetTimeline();
-    clearResults();
-    hidePlanReview();
-    lostRetries = 0;
-    setHash(run.id);
-    show(run);
-    follow(run.id);
-    refreshHistory();
+    started(await api("/api/research", { method: "POST", body }));
   } catch (err) {
     error.textContent = err.message;
   } finally {
     $("ask-button").disabled = false;
+  }
+}
+
+/** A run just started (asked or followed up): show it and follow its events live. */
+function started(run) {
+  closeStream();
+  resetTimeline();
+  clearResults();
+  hidePlanReview();
+  lostRetries = 0;
+  setHash(run.id);
+  show(run);
+  follow(run.id);
+  refreshHistory();
+}
+
+async function askFollowUp(event) {
+  event.preventDefault();
+  const error = $("follow-up-error");
+  error.textContent = "";
+  const question = $("follow-up-question").value.trim();
+  if (!current) return;
+  if (!question) {
+    error.textContent = "Type a follow-up question first.";
+    $("follow-up-question").focus();
+    return;
+  }
+  if (question.length > MAX_QUERY) {
+    error.textContent = `The question is longer than ${MAX_QUERY} characters.`;
+    return;
+  }
+  $("follow-up-button").disabled = true;
+  try {
+    const run = await api(`/api/research/${encodeURIComponent(current.id)}/follow-up`, {
+      method: "POST",
+      body: { question },
+    });
+    $("follow-up-question").value = "";
+    started(run);
+  } catch (err) {
+    error.textContent = err.message;
+  } finally {
+    $("follow-up-button").disabled = false;
   }
 }
 
@@ -288,6 +347,13 @@ async function refreshAll() {
 
 function init() {
   $("ask-form").addEventListener("submit", ask);
+  $("follow-up-form").addEventListener("submit", askFollowUp);
+  $("follow-up-question").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      $("follow-up-form").requestSubmit();
+    }
+  });
   $("query").addEventListener("input", updateCounter);
   $("query").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {

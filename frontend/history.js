@@ -58,7 +58,10 @@ function item(run) {
     el(
       "button",
       { type: "button", class: "history-open", onclick: () => handlers.onOpen?.(run.id) },
-      el("span", { class: "history-query" }, String(run.query ?? "")),
+      el("span", { class: "history-query" },
+        run.parent_run_id ? el("span", { class: "chip follow-up-chip", title: `follow-up of run ${run.parent_run_id}` }, "follow-up") : null,
+        run.parent_run_id ? " " : null,
+        String(run.query ?? "")),
       el(
         "span",
         { class: "history-meta" },

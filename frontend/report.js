@@ -22,6 +22,8 @@ export function clearResults() {
   $("answer-notice").hidden = true;
   $("citation-check").textContent = "";
   $("export-error").textContent = "";
+  $("follow-up-form").hidden = true;
+  $("follow-up-error").textContent = "";
   for (const id of ["results", "claims-panel", "sources"]) $(id).hidden = true;
 }
 
@@ -229,4 +231,7 @@ export function renderRun(run) {
     (run.errors || []).length || run.error || !$("answer-notice").hidden;
   $("results").hidden = !hasAnything;
   $("exports").hidden = report.hidden;
+  // A follow-up starts from the run's sources and answer: offered once there is a report
+  // (the API refuses a run with no answer, or one that failed with no sources).
+  $("follow-up-form").hidden = report.hidden || (run.status === "failed" && !(run.sources || []).length);
 }

@@ -27,7 +27,9 @@ def _unescaped_markdown(run: dict[str, Any]) -> str:
     head = [
         f"# {run['query']}",
         "",
-        f"*MARSA run {run['id']} · {run['status']} · {run['created_at']}*",
+        f"*MARSA run {run['id']} · {run['status']} · {run['created_at']}"
+        + (f" · follow-up of run {run['parent_run_id']}" if run.get("parent_run_id") else "")
+        + "*",
         "",
     ]
     return (

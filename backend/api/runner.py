@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from backend.config import Settings
 from backend.graph.builder import build_graph
 from backend.graph.context import ResearchContext
+from backend.graph.follow_up import EarlierRun, FollowUpError
 from backend.graph.result import RunResult
 from backend.graph.run import emit_run_start, initial_state
 from backend.graph.state import REPLACE, AgentState
@@ -152,7 +153,13 @@ class RunManager:
         return self.hub.available()
 
     async def start(
-        self, query: str, *, sources: list[str] | None, max_iterations: int, review_plan: bool
+        self,
+        query: str,
+        *,
+        sources: list[str] | None,
+        max_iterations: int,
+        review_plan: bool,
+        parent_run_id: str | None = None,
     ) -> RunRecord:
         """Record a new run and research it in the background."""
         run_id = new_run_id()
@@ -161,11 +168,40 @@ class RunManager:
             "max_iterations": max_iterations,
             "review_plan": review_plan,
         }
-        record = await self.store.create(run_id, query, options)
+        record = await self.store.create(run_id, query, options, parent_run_id=parent_run_id)
         live = LiveRun(record=record)
         self.live[run_id] = live
         self._launch(live, "start")
         return record
+
+    async def follow_up(self, parent_id: str, question: str) -> RunRecord:
+        """Start a run that follows up a finished one: it begins from that run's sources and
+        answer, with its sources option and rounds."""
+        parent = await self.get(parent_id)
+        if parent.status not in TERMINAL:
+            raise RunStateError(
+                f"run {parent_id} is {parent.status}: follow it up once it has finished"
+            )
+        try:
+            EarlierRun.of(parent.id, parent.query, parent.status, parent.result)
+        except FollowUpError as exc:
+            raise RunStateError(str(exc)) from None
+        return await self.start(
+            question,
+            sources=parent.options.get("sources"),
+            max_iterations=parent.options.get("max_iterations", 2),
+            review_plan=False,
+            parent_run_id=parent.id,
+        )
+
+    async def _earlier(self, record: RunRecord) -> EarlierRun | None:
+        """The run a follow-up starts from, read when its graph starts (None for others)."""
+        if record.parent_run_id is None:
+            return None
+        parent = await self.store.get(record.parent_run_id)
+        if parent is None:
+            raise UnknownRun(f"the earlier run {record.parent_run_id} was deleted")
+        return EarlierRun.of(parent.id, parent.query, parent.status, parent.result)
 
     async def get(self, run_id: str) -> RunRecord:
         """The run as it stands (the live copy when this process is working on it)."""
@@ -501,10 +537,11 @@ class RunManager:
                     None, config, context=ctx, interrupt_after=review, durability="sync"
                 )
                 return result
-        emit_run_start(ctx, record.query)
+        earlier = await self._earlier(record)
+        emit_run_start(ctx, record.query, earlier)
         interrupt = ["planner"] if record.options.get("review_plan") else None
         result = await self.graph.ainvoke(
-            initial_state(record.query, ctx.max_iterations),
+            initial_state(record.query, ctx.max_iterations, earlier),
             config,
             context=ctx,
             interrupt_after=interrupt,

@@ -72,6 +72,16 @@ class ResearchRequest(BaseModel):
         return None if value is None else list(dict.fromkeys(value))
 
 
+class FollowUpRequest(BaseModel):
+    """POST /api/research/{id}/follow-up: the run follows the earlier run's options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: QueryText = Field(
+        description='The follow-up question; "it" and "that" may refer to the earlier one.'
+    )
+
+
 class ReviewedSubQuery(BaseModel):
     """One sub-query of an edited plan."""
 
@@ -112,6 +122,10 @@ class RunSummary(BaseModel):
         description="False when the sources do not answer the question or contradict its "
         "premise (the answer then says so); None until the run has a result.",
     )
+    parent_run_id: str | None = Field(
+        default=None,
+        description="For a follow-up: the run whose sources and answer it started from.",
+    )
 
     @classmethod
     def of(cls, record: RunRecord) -> RunSummary:
@@ -124,6 +138,7 @@ class RunSummary(BaseModel):
             options=RunOptions(**record.options),
             answer=record.answer,
             answer_found=record.answer_found,
+            parent_run_id=record.parent_run_id,
         )
 
 

@@ -47,6 +47,8 @@ class ResultSource(BaseModel):
     chunk_ids: list[str] = []
     sections: list[str] = []
     text: str
+    from_run: str | None = None
+    """For a follow-up: the earlier run this source was carried from."""
 
 
 class ResultClaim(BaseModel):
@@ -66,6 +68,8 @@ class RunResult(BaseModel):
 
     run_id: str
     query: str | None = None
+    parent_run_id: str | None = None
+    """For a follow-up: the run it follows, whose sources and answer it started from."""
     status: RunStatus | None = None
     answer: str = ""
     answer_found: bool = False
@@ -128,6 +132,7 @@ class RunResult(BaseModel):
         return cls(
             run_id=run_id,
             query=state.get("query"),
+            parent_run_id=(state.get("earlier_run") or {}).get("run_id"),
             status=state.get("status"),
             answer=state.get("answer", ""),
             answer_found=state.get("answer_found", bool(state.get("answer"))),

@@ -41,6 +41,9 @@ class AgentState(TypedDict, total=False):
 
     query: str
     """The question as the person asked it."""
+    earlier_run: dict[str, Any]
+    """For a follow-up: the earlier run it follows (run_id, query, answer, key_terms,
+    entities); its sources are in ``sources`` from the start (``graph/follow_up.py``)."""
     plan: dict[str, Any]
     """The planner's Plan: kind, sub-queries, key terms, entities, rationale."""
     sub_queries: Annotated[list[dict[str, Any]], merge_by_id]

@@ -31,6 +31,8 @@ runs_table = sa.Table(
     sa.Column("answer_found", sa.Boolean, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
     sa.Column("elapsed_ms", sa.Float, nullable=False, default=0.0),
+    # A follow-up's earlier run (added to older databases by _add_missing_columns).
+    sa.Column("parent_run_id", sa.String(32), nullable=True),
 )
 
 events_table = sa.Table(
@@ -76,6 +78,8 @@ class RunRecord:
     """Whether the sources answered the question; None until the run has a result."""
     error: str | None = None
     elapsed_ms: float = 0.0
+    parent_run_id: str | None = None
+    """For a follow-up: the run whose sources and answer it started from."""
 
 
 def _record(row: sa.Row[Any]) -> RunRecord:
@@ -94,6 +98,7 @@ def _record(row: sa.Row[Any]) -> RunRecord:
         answer_found=m["answer_found"],
         error=m["error"],
         elapsed_ms=m["elapsed_ms"] or 0.0,
+        parent_run_id=m["parent_run_id"],
     )
 
 
@@ -150,8 +155,10 @@ class RunStore:
             raise RuntimeError("RunStore.open() was not called")
         return self.engine
 
-    async def create(self, run_id: str, query: str, options: dict[str, Any]) -> RunRecord:
-        """A new queued run."""
+    async def create(
+        self, run_id: str, query: str, options: dict[str, Any], parent_run_id: str | None = None
+    ) -> RunRecord:
+        """A new queued run (a follow-up of ``parent_run_id`` when given)."""
         stamp = now_iso()
         values = {
             "id": run_id,
@@ -161,6 +168,7 @@ class RunStore:
             "created_at": stamp,
             "updated_at": stamp,
             "elapsed_ms": 0.0,
+            "parent_run_id": parent_run_id,
         }
         async with self._engine().begin() as conn:
             await conn.execute(runs_table.insert().values(**values))
@@ -171,6 +179,7 @@ class RunStore:
             options=options,
             created_at=stamp,
             updated_at=stamp,
+            parent_run_id=parent_run_id,
         )
 
     async def add_finished(self, record: RunRecord, events: list[TraceEvent]) -> None:
@@ -191,6 +200,7 @@ class RunStore:
             "answer_found": record.answer_found,
             "error": record.error,
             "elapsed_ms": record.elapsed_ms,
+            "parent_run_id": record.parent_run_id,
         }
         rows = [
             {"run_id": e.run_id, "seq": e.seq, "event": e.model_dump(mode="json")} for e in events

@@ -94,6 +94,38 @@ async def test_a_database_made_before_answer_found_gains_the_column_and_keeps_it
         await store.close()
 
 
+async def test_a_database_made_before_follow_ups_gains_parent_run_id_and_links_new_runs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:  # marsa_runs as it was before parent_run_id
+        conn.execute(
+            "CREATE TABLE marsa_runs (id VARCHAR(32) PRIMARY KEY, query TEXT NOT NULL, "
+            "status VARCHAR(32) NOT NULL, options JSON NOT NULL, created_at VARCHAR(40) NOT NULL, "
+            "updated_at VARCHAR(40) NOT NULL, plan JSON, sub_queries JSON, result JSON, "
+            "answer TEXT, answer_found BOOLEAN, error TEXT, elapsed_ms FLOAT NOT NULL)"
+        )
+        conn.execute(
+            "INSERT INTO marsa_runs VALUES ('0123456789ab', 'old question', 'done', '{}', "
+            "'2026-01-01', '2026-01-01', NULL, NULL, NULL, 'old answer', 1, NULL, 5.0)"
+        )
+    store = RunStore(database_target(Settings(database_url=f"sqlite:///{path}")))
+    await store.open()
+    try:
+        old = await store.get("0123456789ab")
+        assert old is not None and old.parent_run_id is None and old.answer == "old answer"
+        await store.create("ba9876543210", "why?", {}, parent_run_id="0123456789ab")
+        child = await store.get("ba9876543210")
+        assert child is not None and child.parent_run_id == "0123456789ab"
+        _, page = await store.page(limit=5, offset=0, text=None)
+        assert {r.id: r.parent_run_id for r in page} == {
+            "0123456789ab": None,
+            "ba9876543210": "0123456789ab",
+        }
+    finally:
+        await store.close()
+
+
 async def test_a_finished_run_is_added_with_its_events_in_one_go(tmp_path: Path) -> None:
     store = RunStore(database_target(Settings(database_url=f"sqlite:///{tmp_path / 'r.db'}")))
     await store.open()

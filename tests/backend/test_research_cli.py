@@ -114,3 +114,49 @@ def test_a_cli_run_the_database_cannot_keep_still_prints_its_report(
     assert cli.stdout.startswith("## Answer") and "full moon" in cli.stdout
     assert "This run was not kept in the history" in cli.stderr
     assert "MARSA_DATABASE_URL" in cli.stderr
+
+
+def test_a_follow_up_starts_from_the_earlier_cli_runs_sources_and_is_kept_linked_to_it(
+    home: Path, tmp_path: Path
+) -> None:
+    data = home / "data"
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    args = ("--format", "json", "--quiet")
+    parent_run = marsa(
+        "research", TIDES, "--sources", "docs", *args, "--out", str(first), data_dir=data
+    )
+    assert parent_run.returncode == 0, parent_run.stderr
+    parent = json.loads(first.read_text())
+    child_run = marsa(
+        "research",
+        "Why is that?",
+        "--follow-up",
+        parent["run_id"],
+        *args,
+        "--out",
+        str(second),
+        data_dir=data,
+    )
+    assert child_run.returncode == 0, child_run.stderr
+    child = json.loads(second.read_text())
+    assert child["parent_run_id"] == parent["run_id"] and child["run_id"] != parent["run_id"]
+    carried = {s["id"] for s in child["sources"] if s["from_run"] == parent["run_id"]}
+    assert carried == {s["id"] for s in parent["sources"]}
+    assert {c["source_id"] for c in child["citations"]} & carried
+    assert "(spring tides happen)" in child["plan"]["query"]
+    with api_server(home) as server:
+        history = server.client.get("/api/research").json()["items"]
+        detail = server.client.get(f"/api/research/{child['run_id']}").json()
+    assert [(i["id"], i["parent_run_id"]) for i in history] == [
+        (child["run_id"], parent["run_id"]),
+        (parent["run_id"], None),
+    ]
+    assert detail["parent_run_id"] == parent["run_id"] and detail["options"]["sources"] == ["docs"]
+
+
+def test_a_follow_up_of_a_run_not_in_the_history_is_refused(home: Path) -> None:
+    unknown = marsa("research", "Why?", "--follow-up", "0123456789ab", data_dir=home / "data")
+    assert unknown.returncode == 2
+    assert "no run 0123456789ab in the history" in unknown.stderr
+    malformed = marsa("research", "Why?", "--follow-up", "../x", data_dir=home / "data")
+    assert malformed.returncode == 2 and "12 lowercase hex characters" in malformed.stderr

@@ -497,3 +497,41 @@ def test_a_source_shows_its_path_in_the_ingested_folder_and_its_status(
     expect(source.locator(".source-path")).to_have_text("office/tides.md")
     expect(source.locator(".source-status")).to_have_text("(proposal)")
     assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_a_follow_up_asked_under_a_finished_report_runs_live_and_links_back_to_it(
+    server: Server, page: Any, problems: PageProblems, artifacts: Path
+) -> None:
+    page.goto(server.url)
+    question = "What causes spring tides?"
+    ask(page, question, sources=["docs"])
+    wait_done(page)
+    parent_id = page.text_content("#run-id")
+    expect(page.locator("#run-parent")).to_be_hidden()
+
+    form = page.locator("#follow-up-form")
+    expect(form).to_be_visible()
+    page.click("#follow-up-button")  # empty: refused in the page, nothing started
+    expect(page.locator("#follow-up-error")).to_have_text("Type a follow-up question first.")
+    page.fill("#follow-up-question", "Why is that?")
+    page.click("#follow-up-button")
+
+    expect(page.locator("#run-id")).not_to_have_text(parent_id)
+    expect(page.locator("#run-query")).to_have_text("Why is that?")
+    link = page.locator("#run-parent-link")
+    expect(link).to_have_text(question)
+    wait_done(page)
+    child_id = page.text_content("#run-id")
+    expect(page.locator("#timeline li.event.kind-run_start")).to_have_count(1)
+    expect(page.locator("#timeline li.event.kind-run_start")).to_contain_text(parent_id)
+    expect(page.locator("#timeline li.event.kind-run_end")).to_have_count(1)
+    assert page.url.endswith(f"#run={child_id}")
+    item = page.locator(f'#history-list li[data-run-id="{child_id}"]')
+    expect(item.locator(".follow-up-chip")).to_be_visible()
+    page.screenshot(path=str(artifacts / "follow-up.png"), full_page=True)
+
+    link.click()  # back to the earlier run
+    expect(page.locator("#run-id")).to_have_text(parent_id)
+    expect(page.locator("#run-query")).to_have_text(question)
+    expect(page.locator("#run-parent")).to_be_hidden()
+    assert not problems.errors and not problems.console and not problems.dialogs, problems

@@ -1,4 +1,5 @@
-"""/api/research: start, list, read, follow, review, resume, cancel, delete and export runs."""
+"""/api/research: start, list, read, follow, review, resume, cancel, delete, export and
+follow up runs."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from backend.api.export import report_markdown, report_pdf
 from backend.api.render import report_html
 from backend.api.runner import PlanError, RunManager, RunStateError, UnknownRun
 from backend.api.schemas import (
+    FollowUpRequest,
     PlanReview,
     ResearchRequest,
     RunDetail,
@@ -134,6 +136,34 @@ async def start_research(body: ResearchRequest, manager: ManagerDep) -> RunDetai
         review_plan=body.review_plan,
     )
     return detail_of(record)
+
+
+@router.post(
+    "/{run_id}/follow-up",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=responses(*WRITE, 404, 409, 422),
+)
+async def follow_up_research(
+    run_id: RunId, body: FollowUpRequest, manager: ManagerDep
+) -> RunDetail:
+    """Start a run that follows up a finished one: it begins from that run's sources (cited
+    under the same ids) and answer, and searches for more. It takes the earlier run's sources
+    option and rounds; ``parent_run_id`` names the earlier run. A run that has not finished,
+    or failed with no sources, gets 409."""
+    parent = await _run(manager, run_id)
+    chosen = parent.options.get("sources")
+    if chosen and not set(manager.usable_sources()) & set(chosen):
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"none of the earlier run's sources ({', '.join(chosen)}) is available now "
+            "(GET /api/health says why)",
+        )
+    try:
+        return detail_of(await manager.follow_up(run_id, body.question))
+    except UnknownRun:
+        raise _missing(run_id) from None
+    except RunStateError as exc:
+        raise _conflict(exc) from None
 
 
 @router.get("", responses=responses(422))

@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
+from backend.graph.follow_up import heed_earlier_run
 from backend.graph.nodes.common import node_span, plan_of, sources_of
 from backend.graph.state import AgentState
 from backend.reasoning.engine import take_fallbacks
@@ -15,6 +16,7 @@ from backend.reasoning.engine import take_fallbacks
 async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "fact_checker", "extracting and checking claims") as span:
+        heed_earlier_run(ctx.engine, state)
         plan = plan_of(state)
         sources = list(sources_of(state).values())
         claims = await ctx.engine.extract_claims(plan, sources)

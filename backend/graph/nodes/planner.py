@@ -8,6 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
+from backend.graph.follow_up import heed_earlier_run, resolve_references
 from backend.graph.nodes.common import node_span, plan_of, sources_of, verdicts_of
 from backend.graph.sources import NO_SEARCH_TOOL, generic_search_tool
 from backend.graph.state import AgentState
@@ -50,7 +51,20 @@ async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[
                 "errors": ["no MCP server is available"],
                 "agent_trace": span.trace(),
             }
-        plan = await ctx.engine.plan(state["query"], usable)
+        heed_earlier_run(ctx.engine, state)
+        question = state["query"]
+        earlier = state.get("earlier_run")
+        if earlier:
+            question = resolve_references(question, earlier)
+            read_as = f": read as {question!r}" if question != state["query"] else ""
+            span.emit(
+                "info",
+                f"follow-up of run {earlier['run_id']} ({earlier['query']!r}), "
+                f"starting from its {len(state.get('sources', {}))} sources{read_as}",
+                parent_run_id=earlier["run_id"],
+                resolved_query=question,
+            )
+        plan = await ctx.engine.plan(question, usable)
         plan.sub_queries = _restrict(plan.sub_queries, usable)
         span.emit(
             "info",
@@ -70,6 +84,7 @@ async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[
 async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "planner", "refining the plan") as span:
+        heed_earlier_run(ctx.engine, state)
         plan = plan_of(state)
         sources = list(sources_of(state).values())
         verdicts = verdicts_of(state)

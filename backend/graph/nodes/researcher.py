@@ -96,7 +96,8 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
         known = dict(state.get("sources", {}))
         new_sources: dict[str, dict[str, Any]] = {}
         errors: list[str] = []
-        next_number = len(known) + 1
+        # After the highest id so far: a follow-up starts with its earlier run's S1…Sn.
+        next_number = max((int(sid[1:]) for sid in known if sid[1:].isdigit()), default=0) + 1
         for record in records:
             ids = []
             for fields in record.pop("sources"):
@@ -110,6 +111,12 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
                     new_sources[sid] = source.model_dump(mode="json")
                 target = new_sources.get(sid) or dict(known[sid])
                 changed = _take_chunk(target, fields)
+                if target.get("from_run") and fields.get("retrieval_score", 0.0) > target.get(
+                    "retrieval_score", 0.0
+                ):
+                    # Carried from an earlier run, it had no retrieval score for this question.
+                    target["retrieval_score"] = fields["retrieval_score"]
+                    changed = True
                 if record["sub_query_id"] not in target["sub_query_ids"]:
                     target["sub_query_ids"] = [*target["sub_query_ids"], record["sub_query_id"]]
                     changed = True

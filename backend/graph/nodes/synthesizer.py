@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from backend.graph.context import ResearchContext
+from backend.graph.follow_up import heed_earlier_run
 from backend.graph.nodes.common import claims_of, node_span, plan_of, sources_of, verdicts_of
 from backend.graph.state import AgentState
 from backend.reasoning.citations import check_citations
@@ -16,6 +17,7 @@ from backend.reasoning.engine import take_fallbacks
 async def synthesizer(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
     with node_span(ctx, "synthesizer", "writing the report") as span:
+        heed_earlier_run(ctx.engine, state)
         plan = plan_of(state)
         sources = sources_of(state)
         claims = claims_of(state)

@@ -292,6 +292,8 @@ class LLMEngine:
         # A provider may echo the key it was given in its error text (``Settings.secrets()``
         # passed in, plus the key the model itself holds).
         self._secrets = [*secrets, *model_secrets(model)]
+        self.earlier_run: tuple[str, str] | None = None
+        """For a follow-up: the earlier question and answer, put before every prompt."""
         self._given_up: str | None = None
         """Why the model is no longer asked in this run (e.g. "ConnectionError at the plan
         step"), once it was unreachable or refused us."""
@@ -448,6 +450,9 @@ class LLMEngine:
         if (spent := self._budget_spent()) is not None:
             self._fall_back(step, node, f"the run's {spent}")
             return None
+        if self.earlier_run is not None:
+            asked, answered = (neutralise(text) for text in self.earlier_run)
+            prompt = prompts.EARLIER_RUN.format(question=asked, answer=answered) + prompt
         messages: list[BaseMessage] = [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
         problem, outcome = "", "malformed"
         for attempt in (1, 2):

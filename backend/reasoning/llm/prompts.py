@@ -37,6 +37,15 @@ ROUTING = (
 PLAN = _PLAN.replace("<sources>", SOURCES).replace("<routing>", ROUTING)
 
 
+EARLIER_RUN = """This question follows up an earlier one; read "it", "that" and the like in it
+with the earlier question. The earlier answer is context, not evidence: cite only the sources
+given below.
+Earlier question: {question}
+Earlier answer: {answer}
+
+"""
+"""Put before each prompt of a follow-up run (``backend/graph/follow_up.py``)."""
+
 REFINE = """The evidence so far is thin. Propose follow-up searches (new hops from entities
 found in the sources, or expanded queries). Do not repeat these searches: {done}
 
