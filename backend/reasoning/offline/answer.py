@@ -259,8 +259,17 @@ def _passage_per_ask(
     parts: list[Answer] = []
     for ask in several:
         own = analyse(ask.text)
+        scored = analyse(ask.scored)
+        # The ask's own words are what it asks; the setting and carried names weigh half.
+        focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
         asked = Asked(
-            own.kind, analyse(ask.scored).terms, own.about_default, own.how_to, wants=own.wants
+            own.kind,
+            scored.terms,
+            own.about_default,
+            own.how_to,
+            own.counted,
+            focus,
+            wants=own.wants,
         )
         view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
         pick = choose(asked, view, sources, vectors)

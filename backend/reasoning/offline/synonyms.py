@@ -39,6 +39,7 @@ _GROUPS: Final = (
     "combine merge join",
     "check verify validate",
     "win precedence priority regardless",
+    "ctrl-c interrupt keyboardinterrupt sigint",
     "chatty verbose noisy",
     "folder directory",
     "app application",

@@ -268,3 +268,9 @@ async def test_which_environment_variable_prefers_one_the_question_does_not_name
         [source("S1", "Console Output", text)],
     )
     assert pick.best is not None and "NO_COLOR" in pick.best.passage.text
+
+
+def test_ctrl_c_is_held_by_a_keyboard_interrupt() -> None:
+    idf = {"": 1.0}
+    text = "In there it handles the standard EOFError and KeyboardInterrupt exceptions."
+    assert coverage(["ctrl-c"], text, "", idf) > 0.5
