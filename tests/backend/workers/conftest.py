@@ -15,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import psycopg
@@ -23,8 +24,11 @@ import pytest
 from tests.backend.api.conftest import CORPUS, ApiServer, fresh_postgres
 from tests.helpers import free_port, gate_mcp_config, serve_env
 
-REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
-REDIS_URL = os.environ.get("MARSA_TEST_REDIS", f"redis://{REDIS_HOST}:{REDIS_PORT}/0")
+REDIS_URL = os.environ.get("MARSA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+REDIS_HOST, REDIS_PORT = (
+    urlsplit(REDIS_URL).hostname or "127.0.0.1",
+    urlsplit(REDIS_URL).port or 6379,
+)
 STALE_SECONDS = "4"
 """A killed worker's run is taken over after this (short, for the test)."""
 
