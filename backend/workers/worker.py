@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pgqueuer import Job, Queries, QueueManager
+from sqlalchemy.exc import SQLAlchemyError
 
 from backend.api.runner import TERMINAL, LiveRun, Notice, RunManager
 from backend.config import Settings
@@ -129,11 +130,16 @@ class WorkerRunManager(RunManager):
             await asyncio.sleep(POLL_SECONDS)
             since_beat += POLL_SECONDS
             running = list(self.live)
-            for run_id in await self.control.cancelled(running):
-                self.cancel_here(run_id)
-            if since_beat >= beat:
-                since_beat = 0.0
-                await self.control.heartbeat(self.worker_id, running)
+            try:
+                for run_id in await self.control.cancelled(running):
+                    self.cancel_here(run_id)
+                if since_beat >= beat:
+                    since_beat = 0.0
+                    await self.control.heartbeat(self.worker_id, running)
+            except SQLAlchemyError as exc:
+                # The database is away: no heartbeat now (the runs' own writes fail and say
+                # so); try again on the next round rather than stop watching.
+                log.error("worker %s: run control unreachable: %s", self.worker_id, exc)
 
     async def stop(self) -> None:
         """A graceful stop: this worker's runs are interrupted at their last checkpoint and

@@ -5,6 +5,7 @@ one small document store and the gate search server (tests/fakes/gate_search_ser
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,21 +25,58 @@ import pytest
 from tests.backend.api.conftest import CORPUS, ApiServer, fresh_postgres
 from tests.helpers import free_port, gate_mcp_config, serve_env
 
-REDIS_URL = os.environ.get("MARSA_TEST_REDIS", "redis://127.0.0.1:6379/0")
-REDIS_HOST, REDIS_PORT = (
-    urlsplit(REDIS_URL).hostname or "127.0.0.1",
-    urlsplit(REDIS_URL).port or 6379,
-)
+SHARED_REDIS = os.environ.get("MARSA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+"""The machine's Redis: used when no redis-server binary is there to start one of our own."""
 STALE_SECONDS = "4"
 """A killed worker's run is taken over after this (short, for the test)."""
 
 
-def redis_reachable() -> bool:
+def reachable(url: str) -> bool:
+    parts = urlsplit(url)
     try:
-        with socket.create_connection((REDIS_HOST, REDIS_PORT), timeout=2):
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 2):
             return True
     except OSError:
         return False
+
+
+class Redis:
+    """The cluster's Redis: a redis-server of its own on a free port (so a test may stop and
+    start it without touching anyone else's), or the machine's when there is no binary."""
+
+    def __init__(self) -> None:
+        self.binary = shutil.which("redis-server")
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = f"redis://127.0.0.1:{self.port}/0" if self.binary else SHARED_REDIS
+
+    @property
+    def own(self) -> bool:
+        return self.binary is not None
+
+    def start(self) -> None:
+        if self.binary is None:
+            if not reachable(self.url):
+                if os.environ.get("CI"):
+                    raise RuntimeError(f"Redis not reachable at {self.url}")
+                pytest.skip(f"no redis-server binary and no Redis at {self.url}")
+            return
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        end = time.monotonic() + 20
+        while not reachable(self.url):
+            assert self.proc.poll() is None, "redis-server stopped"
+            assert time.monotonic() < end, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+        self.proc = None
 
 
 @dataclass
@@ -59,6 +97,7 @@ class Cluster:
     home: Path
     database_url: str
     settings: dict[str, str]
+    redis: Redis
     a: ApiServer | None = None
     b: ApiServer | None = None
     workers: list[Worker] = field(default_factory=list)
@@ -187,22 +226,20 @@ def ingest(cluster: Cluster) -> None:
 @pytest.fixture(scope="package")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """Replicas A and B and two workers, on a fresh database (dropped afterwards)."""
-    if not redis_reachable():
-        if os.environ.get("CI"):
-            raise RuntimeError(f"Redis not reachable at {REDIS_HOST}:{REDIS_PORT}")
-        pytest.skip(f"Redis not reachable at {REDIS_HOST}:{REDIS_PORT}")
+    redis = Redis()
+    redis.start()
     home = tmp_path_factory.mktemp("cluster")
     with fresh_postgres() as database_url:
         config, _gate = gate_mcp_config(home)
         settings = {
             "database_url": database_url,
             "run_in": "workers",
-            "redis_url": REDIS_URL,
+            "redis_url": redis.url,
             "sse_heartbeat_seconds": "0.3",
             "mcp_config": str(config),
             "worker_stale_seconds": STALE_SECONDS,
         }
-        cluster = Cluster(home=home, database_url=database_url, settings=settings)
+        cluster = Cluster(home=home, database_url=database_url, settings=settings, redis=redis)
         ingest(cluster)
         try:
             started = [_replica(cluster.stack, cluster) for _ in range(2)]
@@ -213,6 +250,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             yield cluster
         finally:
             cluster.stop()
+            redis.stop()
 
 
 def trace_of(stream: Any) -> list[dict[str, Any]]:

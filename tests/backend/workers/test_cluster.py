@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.backend.api.conftest import SSE, ApiServer, api_server, read_sse
-from tests.backend.workers.conftest import REDIS_URL, Cluster, replica, trace_of
+from tests.backend.workers.conftest import Cluster, replica, trace_of
 from tests.helpers import serve_env
 
 
@@ -52,9 +53,7 @@ def test_a_run_started_on_replica_a_streams_whole_from_replica_b(
     done = cluster.b.client.get(f"/api/research/{run['id']}").json()
     assert done["status"] == "done" and done["report"]
     # The same run in one `marsa serve` (run_in=api, SQLite) on the same documents.
-    with api_server(
-        cluster.home, f"sqlite:///{tmp_path / 'single.db'}", redis_url=REDIS_URL
-    ) as single:
+    with api_server(cluster.home, f"sqlite:///{tmp_path / 'single.db'}") as single:
         alone = single.research()
         single_trace = trace_of(read_sse(single.client, f"/api/research/{alone['id']}/events"))
     assert _shape(trace) == _shape(single_trace)
@@ -169,6 +168,34 @@ def test_streams_read_the_database_when_redis_is_down(cluster: Cluster) -> None:
     trace = trace_of(stream)
     _contiguous(trace)
     assert stream.events[-1]["data"] == {"status": "done"}
+
+
+def test_a_stream_ends_when_redis_stops_in_the_middle_of_it(cluster: Cluster) -> None:
+    assert cluster.a is not None and cluster.b is not None
+    if not cluster.redis.own:
+        pytest.skip("the machine's Redis is not ours to stop (no redis-server binary)")
+    cluster.ensure_workers()
+    cluster.gate.touch()
+    try:
+        run = cluster.a.research(sources=["docs", "gate"])
+        cluster.a.wait_event(run["id"], "node_start", "researcher")
+        thread, got = _in_background(cluster.b, run["id"])
+        cluster.redis.stop()
+        cluster.gate.unlink()
+        thread.join(timeout=90)
+        assert got, "the stream did not end without Redis"
+    finally:
+        cluster.gate.unlink(missing_ok=True)
+        if cluster.redis.proc is None:
+            cluster.redis.start()
+    stream = got[0]
+    _contiguous(trace_of(stream))
+    assert stream.events[-1]["data"] == {"status": "done"}
+    # Redis back: the replicas hear it again (a run streams to its end as before).
+    again = cluster.a.research()
+    assert read_sse(cluster.b.client, f"/api/research/{again['id']}/events").events[-1]["data"] == {
+        "status": "done"
+    }
 
 
 def test_a_worker_refuses_to_start_on_sqlite(tmp_path: Path) -> None:
