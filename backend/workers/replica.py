@@ -119,38 +119,47 @@ class QueuedRunManager(RunManager):
 
     async def follow(self, run_id: str, after: int, heartbeat: float) -> AsyncIterator[StreamItem]:
         """Stored events with seq > ``after`` and status changes, read from the database
-        whenever Redis says the run moved (or every POLL_SECONDS while Redis is away)."""
+        whenever Redis says the run moved, at the latest every SAFETY_READ_SECONDS (a lost
+        message), and every POLL_SECONDS while Redis is away."""
         await self.get(run_id)
         woken = self.bus.watch(run_id)  # before reading: nothing announced in between is lost
         try:
             sent_status = None
-            last_sent = time.monotonic()
+            last_sent = last_read = time.monotonic()
+            read = True
             while True:
-                woken.clear()
-                for event in await self.store.events(run_id, after):
-                    after = event.seq
-                    last_sent = time.monotonic()
-                    yield StreamItem("trace", event=event)
-                record = await self.store.get(run_id)
-                if record is None:  # deleted meanwhile
-                    return
-                if record.status != sent_status:
-                    sent_status = record.status
-                    last_sent = time.monotonic()
-                    yield StreamItem("status", status=record.status)
-                if record.status in TERMINAL:
-                    # The end is recorded after the run's last event: read once more.
+                if read:
+                    woken.clear()
+                    last_read = time.monotonic()
                     for event in await self.store.events(run_id, after):
                         after = event.seq
+                        last_sent = time.monotonic()
                         yield StreamItem("trace", event=event)
-                    yield StreamItem("end", status=record.status)
-                    return
+                    record = await self.store.get(run_id)
+                    if record is None:  # deleted meanwhile
+                        return
+                    if record.status != sent_status:
+                        sent_status = record.status
+                        last_sent = time.monotonic()
+                        yield StreamItem("status", status=record.status)
+                    if record.status in TERMINAL:
+                        # The end is recorded after the run's last event: read once more.
+                        for event in await self.store.events(run_id, after):
+                            after = event.seq
+                            yield StreamItem("trace", event=event)
+                        yield StreamItem("end", status=record.status)
+                        return
                 if self.stopping:
                     return
-                wait = min(heartbeat, SAFETY_READ_SECONDS if self.bus.healthy else POLL_SECONDS)
-                if not await self._wait(woken, wait) and time.monotonic() - last_sent >= heartbeat:
-                    last_sent = time.monotonic()
+                every = SAFETY_READ_SECONDS if self.bus.healthy else POLL_SECONDS
+                now = time.monotonic()
+                wait = min(last_read + every, last_sent + heartbeat) - now
+                read = await self._wait(woken, max(wait, 0.01))
+                now = time.monotonic()
+                if not read and now - last_sent >= heartbeat:
+                    last_sent = now
                     yield StreamItem("heartbeat")
+                read = read or now - last_read >= every
         finally:
             self.bus.unwatch(run_id, woken)
 
