@@ -145,6 +145,8 @@ class WorkerRunManager(RunManager):
         """A graceful stop: this worker's runs are interrupted at their last checkpoint and
         queued again, for another worker (or this one, restarted) to go on with."""
         held = dict(self.live)
+        # Runs stop at their next step; a tool call under way is let finish first.
+        log.warning("worker %s stopping: %d run(s) to queue again", self.worker_id, len(held))
         await self.shutdown()
         for run_id, live in held.items():
             if live.record.status == "interrupted":

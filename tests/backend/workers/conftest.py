@@ -124,10 +124,14 @@ class Cluster:
         return worker
 
     def wait_ready(self, worker: Worker, deadline_s: float = 90.0) -> None:
+        self.wait_output(worker, "ready", deadline_s)
+
+    def wait_output(self, worker: Worker, text: str, deadline_s: float = 90.0) -> None:
+        """Until the worker has printed ``text``."""
         end = time.monotonic() + deadline_s
-        while "ready" not in worker.output():
+        while text not in worker.output():
             assert worker.proc.poll() is None, f"worker stopped:\n{worker.output()}"
-            assert time.monotonic() < end, f"worker not ready:\n{worker.output()}"
+            assert time.monotonic() < end, f"worker did not say {text!r}:\n{worker.output()}"
             time.sleep(0.1)
 
     def live_workers(self) -> list[Worker]:

@@ -159,6 +159,29 @@ def test_a_worker_killed_mid_run_leaves_its_run_to_another_worker(cluster: Clust
     assert any(s["server"] == "gate" for s in done["sources"])
 
 
+def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster) -> None:
+    assert cluster.a is not None and cluster.b is not None
+    cluster.ensure_workers()
+    cluster.gate.touch()
+    try:
+        run = cluster.a.research(sources=["docs", "gate"])
+        cluster.b.wait_event(run["id"], "node_start", "researcher")
+        holder = cluster.holder_pid(run["id"])
+        stopped = next(w for w in cluster.workers if w.proc.pid == holder)
+        os.kill(holder, signal.SIGTERM)
+        cluster.wait_output(stopped, "stopping: 1 run(s)")
+    finally:
+        cluster.gate.unlink()  # the search under way returns; the run stops after it
+    assert stopped.proc.wait(timeout=60) == 0, stopped.output()
+    stream = read_sse(cluster.b.client, f"/api/research/{run['id']}/events")
+    trace = trace_of(stream)
+    _contiguous(trace)
+    assert stream.events[-1]["data"] == {"status": "done"}
+    assert any(e["data"].get("status") == "interrupted" for e in trace)
+    resumed = [e for e in trace if e["kind"] == "run_start" and e["data"].get("resumed")]
+    assert [e["message"] for e in resumed] == ["resumed after a worker stopped"]
+
+
 def test_streams_read_the_database_when_redis_is_down(cluster: Cluster) -> None:
     assert cluster.a is not None
     cluster.ensure_workers()
