@@ -137,6 +137,22 @@ def test_a_plan_approved_on_the_other_replica_is_researched_to_the_end(cluster: 
     assert sum(e["message"] == "planning the research" for e in trace) == 1
 
 
+def test_a_running_run_deleted_through_the_other_replica_is_gone_everywhere(
+    cluster: Cluster,
+) -> None:
+    assert cluster.a is not None and cluster.b is not None
+    cluster.ensure_workers()
+    cluster.gate.touch()
+    try:
+        run = cluster.a.research(sources=["gate"])
+        cluster.a.wait_event(run["id"], "node_start", "researcher")
+        assert cluster.b.client.delete(f"/api/research/{run['id']}").status_code == 204
+    finally:
+        cluster.gate.unlink()
+    assert cluster.a.client.get(f"/api/research/{run['id']}").status_code == 404
+    assert cluster.a.client.get(f"/api/research/{run['id']}/events").status_code == 404
+
+
 def test_a_worker_killed_mid_run_leaves_its_run_to_another_worker(cluster: Cluster) -> None:
     assert cluster.a is not None and cluster.b is not None
     cluster.ensure_workers()
