@@ -198,15 +198,26 @@ def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster
     assert [e["message"] for e in resumed] == ["resumed after a worker stopped"]
 
 
-def test_streams_read_the_database_when_redis_is_down(cluster: Cluster) -> None:
+def test_a_replica_without_redis_streams_and_cancels_through_the_database(
+    cluster: Cluster,
+) -> None:
     assert cluster.a is not None
     cluster.ensure_workers()
     with replica(cluster, redis_url="redis://127.0.0.1:9/0") as deaf:
         run = cluster.a.research()
         stream = read_sse(deaf.client, f"/api/research/{run['id']}/events")
-    trace = trace_of(stream)
-    _contiguous(trace)
-    assert stream.events[-1]["data"] == {"status": "done"}
+        trace = trace_of(stream)
+        _contiguous(trace)
+        assert stream.events[-1]["data"] == {"status": "done"}
+        # Its cancel cannot be published: the worker sees the flag in the database.
+        cluster.gate.touch()
+        try:
+            held = cluster.a.research(sources=["gate"])
+            cluster.a.wait_event(held["id"], "node_start", "researcher")
+            response = deaf.client.post(f"/api/research/{held['id']}/cancel")
+        finally:
+            cluster.gate.unlink()
+        assert response.status_code == 200 and response.json()["status"] == "cancelled"
 
 
 def test_a_stream_ends_when_redis_stops_in_the_middle_of_it(cluster: Cluster) -> None:
