@@ -184,6 +184,16 @@ def serve(
 
 
 @app.command()
+def worker() -> None:
+    """Research queued runs (MARSA_RUN_IN=workers): take them from the queue in PostgreSQL,
+    several at once (MARSA_MAX_ACTIVE_RUNS), until stopped. See docs/deployment.md."""
+    from backend.workers.worker import run_worker
+
+    _fewer_malloc_arenas()
+    asyncio.run(run_worker(get_settings()))
+
+
+@app.command()
 def research(
     query: Annotated[str, typer.Argument(help="The research question.")],
     sources: Annotated[

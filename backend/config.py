@@ -324,7 +324,30 @@ class Settings(BaseSettings):
         "own docs/ so there is something to research.",
     )
     max_active_runs: int = Field(
-        default=4, ge=1, le=64, description="Runs that may research at the same time."
+        default=4,
+        ge=1,
+        le=64,
+        description="Runs that may research at the same time (in the API process, or in "
+        "each `marsa worker`).",
+    )
+    run_in: Literal["api", "workers"] = Field(
+        default="api",
+        description="Where runs are researched: 'api' (in the `marsa serve` process that "
+        "started them) or 'workers' (`marsa serve` only queues and follows runs; `marsa "
+        "worker` processes research them; needs PostgreSQL, see docs/deployment.md).",
+    )
+    redis_url: str | None = Field(
+        default=None,
+        description="Redis for live events and cancels between API replicas and workers "
+        "(e.g. redis://127.0.0.1:6379/0); unset or down: streams read the database "
+        "every half second.",
+    )
+    worker_stale_seconds: float = Field(
+        default=30.0,
+        ge=1.0,
+        le=3600.0,
+        description="A worker whose heartbeat is older than this is taken for dead: "
+        "another worker resumes its runs from their last checkpoints.",
     )
 
     @field_validator("mcp_token", "scholarly_email", "searxng_url", mode="before")

@@ -13,8 +13,8 @@ from backend.config import Settings, get_settings
 PROVIDER_PREFIXES = ("OPENAI_", "ANTHROPIC_", "OLLAMA_", "TAVILY_")
 """Variables a model, embedder or search provider's client reads (keys, base URLs, orgs)."""
 PROVIDER_VARS = ("GITHUB_TOKEN", "GH_TOKEN")
-TEST_KNOBS = ("MARSA_TEST_PG", "MARSA_ARTIFACTS_DIR")
-"""Where the tests find a PostgreSQL server and put screenshots: no MARSA setting."""
+TEST_KNOBS = ("MARSA_TEST_PG", "MARSA_TEST_REDIS", "MARSA_ARTIFACTS_DIR")
+"""Where the tests find PostgreSQL and Redis and put screenshots: no MARSA setting."""
 
 
 def machine_settings(environ: dict[str, str]) -> list[str]:

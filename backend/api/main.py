@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,20 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = RunStore(database_target(settings))
     await store.open()
     try:
-        async with open_checkpointer(store.db) as saver, MCPHub(settings) as hub:
+        async with (
+            open_checkpointer(store.db) as saver,
+            MCPHub(settings) as hub,
+            AsyncExitStack() as stack,
+        ):
             if settings.seed_docs:
                 await ensure_documents(hub, Console(stderr=True))
-            manager = RunManager(settings, store, saver, hub)
+            manager: RunManager
+            if settings.run_in == "workers":  # runs are researched by `marsa worker`
+                from backend.workers.replica import open_replica
+
+                manager = await stack.enter_async_context(open_replica(settings, store, saver, hub))
+            else:
+                manager = RunManager(settings, store, saver, hub)
             interrupted = await manager.recover()
             if interrupted:
                 log.warning("runs interrupted by the last stop: %s", ", ".join(interrupted))

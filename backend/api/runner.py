@@ -171,7 +171,7 @@ class RunManager:
         record = await self.store.create(run_id, query, options, parent_run_id=parent_run_id)
         live = LiveRun(record=record)
         self.live[run_id] = live
-        self._launch(live, "start")
+        await self._launch(live, "start")
         return record
 
     async def follow_up(self, parent_id: str, question: str) -> RunRecord:
@@ -272,7 +272,7 @@ class RunManager:
         record.status = "queued"
         live.last_seq = await self.store.last_seq(run_id)
         live.notify(Notice("status"))
-        self._launch(live, "resume", note=note)
+        await self._launch(live, "resume", note=note)
         return record
 
     async def resume(self, run_id: str) -> RunRecord:
@@ -290,7 +290,7 @@ class RunManager:
         record.status, record.error = "queued", None
         live = LiveRun(record=record, last_seq=await self.store.last_seq(run_id))
         self.live[run_id] = live
-        self._launch(live, "resume", note="resumed from the last checkpoint")
+        await self._launch(live, "resume", note="resumed from the last checkpoint")
         return record
 
     async def cancel(self, run_id: str) -> RunRecord:
@@ -386,7 +386,8 @@ class RunManager:
     def _config(self, run_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": run_id}}
 
-    def _launch(self, live: LiveRun, mode: Mode, note: str = "") -> None:
+    async def _launch(self, live: LiveRun, mode: Mode, note: str = "") -> None:
+        """Research the run (here: a task of this process; workers mode: a queued job)."""
         live.task = asyncio.create_task(self._execute(live, mode, note), name=live.record.id)
 
     def _on_event(self, live: LiveRun) -> Any:

@@ -9,6 +9,10 @@ from urllib.parse import urlsplit
 
 from backend.config import Settings
 
+SCHEMA_LOCK = 0x4D41525341
+"""PostgreSQL advisory lock key ("MARSA") held while tables are created: API replicas and
+workers starting together would otherwise race to create the same ones."""
+
 
 class DatabaseURLError(ValueError):
     """MARSA_DATABASE_URL is not a SQLite or PostgreSQL URL."""

@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from backend.persistence.database import Database
+from backend.persistence.database import SCHEMA_LOCK, Database
 from backend.trace import TraceEvent
 
 metadata = sa.MetaData()
@@ -141,6 +141,10 @@ class RunStore:
                 cursor.close()
 
         async with self.engine.begin() as conn:
+            if self.db.kind == "postgresql":
+                await conn.execute(
+                    sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK}
+                )
             await conn.run_sync(metadata.create_all)
             await conn.run_sync(_add_missing_columns)
 

@@ -1,0 +1,70 @@
+"""The run queue: pgqueuer's tables in MARSA's own PostgreSQL database.
+
+A job says "research run X (start it, or go on from its checkpoint)". pgqueuer hands each job
+to one worker, keeps a heartbeat while the worker has it, and hands it to another worker when
+that heartbeat goes stale (the worker died): that is how a killed worker's run is resumed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+import psycopg
+from pgqueuer import Queries
+
+ENTRYPOINT = "marsa_research"
+
+Mode = Literal["start", "resume"]
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """What a queued job asks for."""
+
+    run_id: str
+    mode: Mode
+    note: str = ""
+
+    def payload(self) -> bytes:
+        return json.dumps({"run_id": self.run_id, "mode": self.mode, "note": self.note}).encode()
+
+    @classmethod
+    def of(cls, payload: bytes | None) -> RunJob:
+        body = json.loads(payload or b"{}")
+        mode: Mode = "resume" if body.get("mode") == "resume" else "start"
+        return cls(run_id=str(body["run_id"]), mode=mode, note=str(body.get("note", "")))
+
+
+async def connect(libpq_url: str) -> psycopg.AsyncConnection:
+    """A connection for pgqueuer (it needs autocommit)."""
+    return await psycopg.AsyncConnection.connect(libpq_url, autocommit=True)
+
+
+async def install(queries: Queries) -> None:
+    """Create pgqueuer's tables once; several processes starting together take turns."""
+    async with queries.schema_lock():
+        if not await queries.schema_is_installed():
+            await queries.install()
+
+
+class RunQueue:
+    """Puts runs in the queue (API replicas use this; workers take from it)."""
+
+    def __init__(self, connection: psycopg.AsyncConnection):
+        self.connection = connection
+        self.queries = Queries.from_psycopg_connection(connection)
+
+    @classmethod
+    async def open(cls, libpq_url: str) -> RunQueue:
+        queue = cls(await connect(libpq_url))
+        await install(queue.queries)
+        return queue
+
+    async def put(self, job: RunJob) -> None:
+        """Queue the run; a free worker picks it up (woken by PostgreSQL's NOTIFY)."""
+        await self.queries.enqueue(ENTRYPOINT, job.payload())
+
+    async def close(self) -> None:
+        await self.connection.close()

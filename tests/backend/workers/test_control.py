@@ -1,0 +1,81 @@
+"""Claims, cancel flags and status moves of runs, on a fresh PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from backend.config import Settings
+from backend.persistence import RunStore, database_target
+from backend.trace import Tracer
+from backend.workers.control import RunControl
+from tests.backend.api.conftest import fresh_postgres
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[RunStore]:
+    with fresh_postgres() as url:
+        store = RunStore(database_target(Settings(database_url=url)))
+        await store.open()
+        try:
+            yield store
+        finally:
+            await store.close()
+
+
+async def _control(store: RunStore, stale_seconds: float = 30.0) -> RunControl:
+    assert store.engine is not None
+    control = RunControl(store.engine, stale_seconds)
+    await control.setup()
+    return control
+
+
+async def test_a_run_held_by_a_live_worker_is_not_claimed_by_another(store: RunStore) -> None:
+    control = await _control(store)
+    assert (await control.claim("r1", "w1")).won
+    second = await control.claim("r1", "w2")
+    assert not second.won and second.previous == "w1"
+    await control.release("r1", "w1")
+    assert (await control.claim("r1", "w2")).won
+
+
+async def test_a_stale_claim_is_taken_over_and_says_whose_it_was(store: RunStore) -> None:
+    control = await _control(store, stale_seconds=0.2)
+    assert (await control.claim("r1", "w1")).won
+
+    async def take_over() -> str | None:
+        while not (claim := await control.claim("r1", "w2")).won:
+            await asyncio.sleep(0.05)
+        return claim.previous
+
+    assert await asyncio.wait_for(take_over(), 10) == "w1"
+    assert await control.holder("r1") == "w2"
+
+
+async def test_of_two_racing_status_moves_only_the_first_wins(store: RunStore) -> None:
+    control = await _control(store)
+    await store.create("r1", "q", {})
+    assert await control.move("r1", ("queued",), "running")
+    assert not await control.move("r1", ("queued", "awaiting_review"), "cancelled")
+    record = await store.get("r1")
+    assert record is not None and record.status == "running"
+
+
+async def test_a_cancel_flag_is_seen_until_the_run_starts_again(store: RunStore) -> None:
+    control = await _control(store)
+    await control.request_cancel("r1")
+    assert await control.cancelled(["r1", "r2"]) == {"r1"}
+    await control.clear_cancel("r1")
+    assert await control.cancelled(["r1"]) == set()
+
+
+async def test_an_event_number_cannot_be_stored_twice_for_a_run(store: RunStore) -> None:
+    await store.create("r1", "q", {})
+    event = Tracer("r1", last_seq=4).emit("run", "info", "once")
+    await store.add_events([event])
+    with pytest.raises(IntegrityError):
+        await store.add_events([Tracer("r1", last_seq=4).emit("run", "info", "twice")])
+    assert [e.message for e in await store.events("r1")] == ["once"]
