@@ -102,6 +102,7 @@ OWN_PAGE_SHARE: Final = 0.8  # a side's own document's passage is preferred scor
 SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scoring this close
 SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
+PARALLEL_SHARE: Final = 0.8  # a side's passage beside another side's is preferred this close
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
 NOTHING: Final = "The sources found do not contain a statement that answers the question"
@@ -215,6 +216,7 @@ def _passage_per_part(
     passage that best answers the question about that side and names it), each found
     among all the sources; found only when every part is."""
     parts: list[Answer] = []
+    sides: list[tuple[str, Pick, Choice]] = []
     for sq in plan.sub_queries:
         if not sq.purpose.startswith(purpose):
             continue
@@ -227,6 +229,7 @@ def _passage_per_part(
             others = [e for e in plan.entities if e != side]
             best = _naming(pick, side, parts, others) if pick else None
             if pick is not None and best is not None:
+                sides.append((side, pick, best))
                 parts.append(
                     _passage_answer(best, claims, verdicts, lead=f"{side}:", found=pick.found)
                 )
@@ -239,9 +242,44 @@ def _passage_per_part(
         parts.append(_passage_answer(pick.best, claims, verdicts, lead=lead, found=pick.found))
     if not parts:
         return None
+    if len(sides) == len(parts) >= 2:
+        parts = [
+            _passage_answer(chosen, claims, verdicts, lead=f"{side}:", found=pick.found)
+            for side, pick, chosen in _parallel(sides)
+        ]
     text = " ".join(p.text for p in parts)
     backing = [c for p in parts for c in p.claims]
     return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+
+
+def _place(choice: Choice) -> tuple[str, str]:
+    return choice.passage.source.id, choice.passage.section
+
+
+def _parallel(sides: list[tuple[str, Pick, Choice]]) -> list[tuple[str, Pick, Choice]]:
+    """Compared things are usually described side by side (two items of one list, two
+    paragraphs of one section): a side answered from elsewhere takes its passage from the
+    section that answers another side when one there names it and scores close."""
+    out = []
+    for i, (side, pick, chosen) in enumerate(sides):
+        elsewhere = {_place(c) for j, (_, _, c) in enumerate(sides) if j != i}
+        taken = {c.passage.quote for j, (_, _, c) in enumerate(sides) if j != i}
+        if _place(chosen) not in elsewhere:
+            beside = next(
+                (
+                    c
+                    for c in pick.ranked or []
+                    if _place(c) in elsewhere
+                    and c.score >= PARALLEL_SHARE * chosen.score
+                    and c.passage.quote not in taken
+                    and len(c.passage.sentences) == 1
+                    and _is_subject(c.passage.text, side, [s for s, _, _ in sides if s != side])
+                ),
+                None,
+            )
+            chosen = beside or chosen
+        out.append((side, pick, chosen))
+    return out
 
 
 def _passage_per_ask(

@@ -408,3 +408,33 @@ def test_a_short_quote_is_widened_to_a_verbatim_slice_around_it() -> None:
     assert quote in text and len(quote.split()) >= 3
     assert "`WebSocketException(code=1008, reason=None)`" in quote
     assert long_enough("Defaults to 600.", "x Defaults to 600.") == "Defaults to 600."
+
+
+async def test_compared_things_listed_side_by_side_are_answered_from_that_list(
+    engine: OfflineEngine,
+) -> None:
+    """A warning elsewhere names one side more often; the list that describes both answers."""
+    sources = [
+        source(
+            "S1",
+            "Console Output",
+            "## Exceptions\n\nWarning: For pretty exceptions to work, `format_exc_info` must be "
+            "**absent** from the processors chain.",
+        ),
+        source(
+            "S2",
+            "Exceptions",
+            "## Transformations\n\nThe most common use-cases are covered by these processors:\n\n"
+            "- `structlog.processors.format_exc_info`: Formats it to a flat string like the "
+            "standard library would on the console.\n"
+            "- `structlog.processors.dict_tracebacks`: Uses `ExceptionDictTransformer` to give "
+            "you a structured and JSON-serializable `exception` key.",
+        ),
+    ]
+    question = (
+        "For exceptions in the event dict, what's the difference between the output of "
+        "format_exc_info and of dict_tracebacks?"
+    )
+    _, report = await _run(engine, question, sources)
+    assert "flat string" in report.answer
+    assert "JSON-serializable" in report.answer
