@@ -274,3 +274,35 @@ def test_ctrl_c_is_held_by_a_keyboard_interrupt() -> None:
     idf = {"": 1.0}
     text = "In there it handles the standard EOFError and KeyboardInterrupt exceptions."
     assert coverage(["ctrl-c"], text, "", idf) > 0.5
+
+
+async def test_a_passage_denying_the_questions_stated_premise_is_a_denial(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "Calling `get_logger` without configuration gives you a perfectly useful "
+        "`PrintLogger`.\n\nWe don't believe silent loggers are a sensible default.\n\n"
+        "To have consistent output, configure structlog before any logging is done.\n\n"
+        "structlog works with standard library logging, and logging works with structlog.\n\n"
+        "Once structlog is configured, standard library logging can be configured too."
+    )
+    question = (
+        "Like logging, structlog stays silent until it is configured. What is the smallest "
+        "configure() call that makes it print anything?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Configuration", text)])
+    assert pick.denial is not None and "silent loggers" in pick.denial.passage.text
+
+
+async def test_a_scene_the_sources_only_qualify_is_not_denied(engine: OfflineEngine) -> None:
+    text = (
+        "You can use `wrap_logger` to wrap a logger without any global state.\n\n"
+        "And you don't want to see log entries from function `f`.\n\n"
+        "The `CallsiteParameterAdder` adds the function name to the event dict."
+    )
+    question = (
+        "One chatty function floods the info log. How can I suppress just the entries that "
+        "come from that function?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Recipes", text)])
+    assert pick.denial is None
