@@ -11,6 +11,7 @@
 // One request at a time (one context sequence; the others wait their turn); a client that
 // goes away stops its generation. A prompt that does not fit the context is answered 400 with
 // code context_length_exceeded, as OpenAI does, and max_tokens is cut to what still fits.
+// Each answer is logged to stderr: tokens in and out, seconds, why it stopped, its start.
 //
 //   node server.mjs --model PATH.gguf [--host 127.0.0.1] [--port 8089] [--threads 1]
 //                   [--context-size 4096] [--name smollm2-135m-instruct]
@@ -138,7 +139,7 @@ async function complete(body, signal) {
         console.error(
             `${new Date().toISOString()} ${used.usedInputTokens} in, ${used.usedOutputTokens} out, ` +
                 `${((performance.now() - started) / 1000).toFixed(1)}s, ${out.stopReason}` +
-                `${grammar ? ", json_schema" : ""}`,
+                `${grammar ? ", json_schema" : ""}: ${JSON.stringify(text.slice(0, 160))}`,
         );
         return {
             id: `chatcmpl-${Date.now()}`,
