@@ -10,6 +10,8 @@ import pytest
 
 from backend.config import Settings
 from backend.llm import build_chat_model
+from backend.reasoning.factory import make_engine
+from backend.trace import Tracer
 from tests.fakes.model_api import Reply
 from tests.fakes.openai_chat_api import OpenAIChatApi
 
@@ -60,3 +62,17 @@ async def test_a_server_that_never_answers_is_given_up_after_the_timeout_and_ret
     elapsed = time.monotonic() - started
     assert len(api.bodies) == 2  # the first try and one retry, then it stops
     assert elapsed < 10  # the SDK's own default would wait 600 s, three times
+
+
+async def test_a_call_that_got_no_answer_is_traced_with_its_duration(
+    api: OpenAIChatApi, settings: Settings
+) -> None:
+    api.script = lambda body: Reply(hold=True)
+    tracer = Tracer()
+    fields = {"llm_timeout": 0.5, "llm_max_retries": 0, "data_dir": settings.data_dir}
+    engine = make_engine(_settings(api.base, **fields), tracer)
+    await engine.plan("Which magazine started first?", ["docs"])
+    (call,) = [e for e in tracer.events if e.kind == "llm_call"]
+    assert call.data["outcome"] == "error" and call.data["attempt"] == 1
+    assert "Timeout" in call.data["error"] and call.data["output"] == "json_schema"
+    assert call.duration_ms is not None and call.duration_ms >= 500

@@ -460,6 +460,19 @@ class LLMEngine:
             try:
                 answer, payload, output = await self._call(step, node, messages, schema)
             except provider_errors() as exc:
+                # A call that got no answer took time too (a timeout: all of it).
+                self._event(
+                    node,
+                    "llm_call",
+                    f"{step}: {self.model_name or 'model'} did not answer ({type(exc).__name__})",
+                    step=step,
+                    model=self.model_name,
+                    attempt=attempt,
+                    outcome="error",
+                    output=self.structured.method if self.structured is not None else "prompt",
+                    duration_ms=round((time.monotonic() - started) * 1000),
+                    error=type(exc).__name__,
+                )
                 # The model cannot answer right now (down, unreachable, rate-limited,
                 # refused): a second try in the same breath would fail the same way.
                 why = "the model could not answer"
