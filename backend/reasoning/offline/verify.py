@@ -53,11 +53,11 @@ from typing import Final, Literal
 import numpy as np
 
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
-from backend.reasoning.offline.align import aligned_conflicts
+from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, content
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
-from backend.reasoning.offline.direction import directions
+from backend.reasoning.offline.direction import directions, ratio_conflict, ratio_direction
 from backend.reasoning.offline.embedding import SentenceVectors
-from backend.reasoning.offline.signals import Signal
+from backend.reasoning.offline.signals import Signal, same_subject
 from backend.reasoning.offline.text import content_stems
 
 RELEVANT: Final = 0.55
@@ -112,11 +112,23 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
     signals = aligned_conflicts(claim, sentence)
     if signals:
         return "contradicts", signals
+    ratio = ratio_conflict(claim, sentence)
+    if ratio is not None and _about_the_same(claim, sentence):
+        return "contradicts", [ratio]
     close = similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT
     finding = not STUDY_AIM.search(sentence) or bool(STUDY_AIM.search(claim))
-    if close and finding and (not directions(claim) or directions(sentence)):
+    changed = directions(sentence) or ratio_direction(sentence)
+    if close and finding and (not directions(claim) or changed):
         return "supports", []
     return "neutral", []
+
+
+def _about_the_same(claim: str, sentence: str) -> bool:
+    """The gate every contradiction passes: the same subject and at least
+    :data:`~backend.reasoning.offline.align.MIN_SHARED` of the claim's content words."""
+    mine = content(claim)
+    shared = len(mine & content(sentence)) / len(mine) if mine else 0.0
+    return same_subject(claim, sentence) and shared >= MIN_SHARED
 
 
 def lexical_support(claim: str, sentence: str) -> float:

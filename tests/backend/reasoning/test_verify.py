@@ -363,3 +363,27 @@ async def test_a_stated_purpose_of_a_component_still_supports(engine: OfflineEng
         "The purpose of the GZip middleware is to compress responses for clients that accept gzip.",
     )
     assert verdict.verdict == "supported"
+
+
+def test_a_significant_ratio_the_other_way_contradicts_a_claimed_change() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Regular aspirin use increases the risk of colorectal cancer."
+    other = (
+        "Regular aspirin use was associated with colorectal cancer risk "
+        "(hazard ratio 0.71, 95% CI 0.60-0.85)."
+    )
+    label, signals = stance(claim, other, 0.8)
+    assert label == "contradicts"
+    assert "ratio below 1" in signals[0].detail
+
+
+def test_a_significant_ratio_the_same_way_states_the_claimed_change() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Regular aspirin use decreases the risk of colorectal cancer."
+    other = (
+        "Regular aspirin use was associated with colorectal cancer risk "
+        "(hazard ratio 0.71, 95% CI 0.60-0.85)."
+    )
+    assert stance(claim, other, 0.8)[0] == "supports"
