@@ -133,24 +133,32 @@ _ESTIMATE: Final = re.compile(
 )
 
 
+def ratio_estimates(sentence: str) -> list[int]:
+    """For each ratio estimate given with its confidence interval: +1 when the interval lies
+    above 1, −1 when below, 0 when it spans 1 (no significant effect)."""
+    found: list[int] = []
+    for mention in _RATIO.finditer(sentence):
+        tail = sentence[mention.end() :]
+        ends = [m.start() for m in (_OTHER_MEASURE.search(tail), _RATIO.search(tail)) if m]
+        for est in _ESTIMATE.finditer(tail[: min(ends, default=len(tail))]):
+            value, low, high = (float(g.replace("·", ".")) for g in est.groups())
+            if low <= value <= high:  # else not an estimate with its interval
+                found.append(1 if low > 1 else -1 if high < 1 else 0)
+    return found
+
+
 def ratio_direction(sentence: str) -> int:
     """+1 when every ratio estimate with a confidence interval that excludes 1 is above 1,
     −1 when every such estimate is below 1, 0 when there is none or they disagree."""
-    signs: set[int] = set()
-    for mention in _RATIO.finditer(sentence):
-        tail = sentence[mention.end() :]
-        stop = _OTHER_MEASURE.search(tail)
-        nxt = _RATIO.search(tail)
-        ends = [m.start() for m in (stop, nxt) if m is not None]
-        for est in _ESTIMATE.finditer(tail[: min(ends, default=len(tail))]):
-            value, low, high = (float(g.replace("·", ".")) for g in est.groups())
-            if not low <= value <= high:
-                continue  # not an estimate with its interval
-            if low > 1:
-                signs.add(1)
-            elif high < 1:
-                signs.add(-1)
+    signs = {e for e in ratio_estimates(sentence) if e}
     return signs.pop() if len(signs) == 1 else 0
+
+
+def ratio_null(sentence: str) -> bool:
+    """The sentence gives ratio estimates and every interval spans 1: no significant effect
+    ("relative risk 0.96, 95% CI 0.87 to 1.06")."""
+    found = ratio_estimates(sentence)
+    return bool(found) and not any(found)
 
 
 def ratio_conflict(claim: str, sentence: str) -> Signal | None:

@@ -55,8 +55,14 @@ import numpy as np
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
 from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, content
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
-from backend.reasoning.offline.direction import directions, ratio_conflict, ratio_direction
+from backend.reasoning.offline.direction import (
+    directions,
+    ratio_conflict,
+    ratio_direction,
+    ratio_null,
+)
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.polarity import has_negation, polarity
 from backend.reasoning.offline.signals import Signal, same_subject
 from backend.reasoning.offline.text import content_stems
 
@@ -77,6 +83,23 @@ STUDY_AIM: Final = re.compile(
     r"|\bour\s+(?:aims?|purposes?|objectives?|goals?)\s+(?:was|were|is|are)\b|\bwe\s+aimed\b",
     re.I,
 )
+
+# A finding of no effect stated without a negation word.
+NULL_FINDING: Final = re.compile(
+    r"\b(?:unrelated|unassociated|uncorrelated|unaffected|unchanged|independent\s+of|"
+    r"similar|comparable|equivalent|irrespective\s+of|regardless\s+of)\b"
+    r"|\b(?:little|negligible|minimal)\s+(?:\w+\s+)?(?:effects?|benefits?|impact|differences?)\b",
+    re.I,
+)
+_DENIAL: Final = re.compile(
+    r"\b(?:not|never|cannot)\b|n't\b|\bfail(?:s|ed)?\s+to\b|\bno\s+(?:\w+\s+)?(?:effects?|"
+    r"associations?|differences?|changes?|roles?|impact|benefits?|influence|relationship|"
+    r"correlation|link|interactions?|evidence)\b",
+    re.I,
+)
+_ASSOCIATED: Final = "associated/unrelated"
+# A sentence that asks states no effect: "To determine whether folic acid reduces …".
+QUESTION: Final = re.compile(r"\bwhether\b|\?\s*$")
 
 Stance = Literal["supports", "contradicts", "neutral"]
 
@@ -110,6 +133,10 @@ def verify_claims(
 def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[Signal]]:
     """How one relevant sentence bears on the claim, with the contradiction signals seen."""
     signals = aligned_conflicts(claim, sentence)
+    if null_claim(claim) and ratio_null(sentence) and not has_negation(sentence):
+        # An interval spanning 1 denies the effect as the claim does, without a negation
+        # word: that is no negation mismatch.
+        signals = [s for s in signals if s.kind != "negation"]
     if signals:
         return "contradicts", signals
     ratio = ratio_conflict(claim, sentence)
@@ -117,10 +144,33 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
         return "contradicts", [ratio]
     close = similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT
     finding = not STUDY_AIM.search(sentence) or bool(STUDY_AIM.search(claim))
-    changed = directions(sentence) or ratio_direction(sentence)
+    null = null_claim(claim)
+    # A claim of no effect is matched by a sentence of no effect, however it is worded.
+    changed = directions(sentence) or ratio_direction(sentence) or (null and is_null(sentence))
+    if close and finding and null and not is_null(sentence):
+        # "X has no effect on Y" is not confirmed by a sentence that says X moves Y; said
+        # of the same subject, such a sentence refutes it.
+        stated = changed or polarity(sentence).get(_ASSOCIATED) == {0}
+        if stated and not QUESTION.search(sentence) and _about_the_same(claim, sentence):
+            return "contradicts", [Signal("negation", "no effect claimed, one stated")]
+        return "neutral", []
     if close and finding and (not directions(claim) or changed):
         return "supports", []
     return "neutral", []
+
+
+def null_claim(claim: str) -> bool:
+    """Does the claim itself deny an effect ("X does not alter Y", "X has no effect on Y",
+    "X is unrelated to Y")? Not a negation that only narrows who is meant ("patients
+    without diabetes")."""
+    text = re.sub(r"\bnot\s+only\b|\bwhether\s+or\s+not\b", " ", claim, flags=re.I)
+    return bool(_DENIAL.search(text) or NULL_FINDING.search(text))
+
+
+def is_null(sentence: str) -> bool:
+    """Does the sentence say that something has no effect, no association or no
+    difference ("X does not alter Y", "X is unrelated to Y", "no significant difference")?"""
+    return has_negation(sentence) or bool(NULL_FINDING.search(sentence)) or ratio_null(sentence)
 
 
 def _about_the_same(claim: str, sentence: str) -> bool:
