@@ -1,7 +1,7 @@
 """SciFact verdicts against the abstracts each claim cites (a quick check with no store).
 
 Usage: python bench/scifact_cited.py [--claims FILE] [--corpus FILE] [--cache FILE]
-[--details FILE]
+[--details FILE] [--rationales]
 
 `marsa eval scifact-verify` and `bench/scifact_sweep.py` need a document store holding the
 5,183 abstracts (about half an hour to build on 2 busy cores). This check needs none: each
@@ -11,6 +11,11 @@ figures are not the eval's (no distracting abstracts; a NOT_ENOUGH_INFO claim st
 cited abstracts), but a verifier change moves both the same way more often than not. The
 sentence vectors are cached in ``--cache`` (first run about 5 minutes, then seconds). The
 report gives macro-F1 and CONTRADICT precision for each half of the claims, as the eval does.
+
+``--rationales`` reads no vectors at all: it runs ``stance`` on each gold rationale (the
+evidence sentences SciFact marks, as if close) and counts per half how many SUPPORT and
+CONTRADICT rationales read as "contradicts" and as "supports" — the contradiction signals'
+recall and false alarms on the sentences that decide each claim.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from backend.evals.scifact_verify import _FROM_VERDICT, f1_scores, gold_label, h
 from backend.graph.sources import scored, to_sources
 from backend.reasoning.models import Claim, Source
 from backend.reasoning.offline.embedding import SentenceVectors
-from backend.reasoning.offline.verify import verify_claims
+from backend.reasoning.offline.verify import stance, verify_claims
 
 DATA = Path(__file__).resolve().parents[2] / "shared/data/scifact"
 
@@ -51,16 +56,38 @@ def _hits(row: dict[str, Any], corpus: dict[int, dict[str, Any]]) -> list[dict[s
     return hits
 
 
+def rationales(claims: list[dict[str, Any]], corpus: dict[int, dict[str, Any]]) -> None:
+    """Stances of the gold rationale sentences, counted per half and gold label."""
+    middle = (len(claims) + 1) // 2
+    counts: dict[str, dict[str, int]] = {}
+    for n, row in enumerate(claims):
+        half = "first" if n < middle else "last"
+        for doc_id, items in row["evidence"].items():
+            for item in items:
+                sentences = [corpus[int(doc_id)]["abstract"][i] for i in item["sentences"]]
+                read = {stance(row["claim"], s, 0.75)[0] for s in sentences}
+                key = f"{half} {item['label']}"
+                tally = counts.setdefault(key, {"rationales": 0, "contradicts": 0, "supports": 0})
+                tally["rationales"] += 1
+                tally["contradicts"] += "contradicts" in read
+                tally["supports"] += "supports" in read
+    print(json.dumps(counts, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=Path, default=DATA / "claims_train.jsonl")
     parser.add_argument("--corpus", type=Path, default=DATA / "corpus.jsonl")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/scifact_cited.pkl"))
     parser.add_argument("--details", type=Path)
+    parser.add_argument("--rationales", action="store_true")
     args = parser.parse_args()
     with args.corpus.open() as handle:
         corpus = {row["doc_id"]: row for row in map(json.loads, handle) if row}
     claims = [json.loads(line) for line in args.claims.open() if line.strip()]
+    if args.rationales:
+        rationales(claims, corpus)
+        return
     vectors = SentenceVectors(max_cached=10**7)
     if args.cache.is_file():
         vectors.preload(pickle.loads(args.cache.read_bytes()))

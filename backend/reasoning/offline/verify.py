@@ -24,6 +24,20 @@ is one too; otherwise it is **neutral**. On SciFact's 809 train claims the chang
 macro-F1 0.549 → 0.559 (halves 0.573 → 0.584, 0.524 → 0.533) and the aim rule 0.559 → 0.563
 (0.584 → 0.588, 0.533 → 0.539). ``weight = cosine × source quality`` (0.5 when unscored).
 
+Two readings of findings as science reports them:
+
+* a ratio estimate (odds ratio, hazard ratio, relative risk) whose 95% interval excludes 1
+  states which way the outcome moves
+  (:func:`~backend.reasoning.offline.direction.ratio_conflict`): "OR 2.77 (95% CI 1.04 to
+  7.97)" contradicts "… decreases the risk of gastric cancer" and counts as a stated change
+  for "… increases the risk …";
+* a claim of no effect (:func:`null_claim`: "X does not alter Y", "has no effect on",
+  "unrelated to") is confirmed only by a null finding (:func:`is_null`: a negation,
+  "similar", "little effect", an interval spanning 1); a sentence stating a change or an
+  association about the same subject contradicts it (unless it only asks: "whether"), and
+  any other close sentence is neutral. It used to be confirmed by any close sentence stating
+  a change, since the negation itself reads as one.
+
 Per source the strongest supporting and the strongest contradicting weight count, so one
 long document cannot outvote several short ones. With S and C the sums over sources:
 
