@@ -175,9 +175,13 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
 
 def null_claim(claim: str) -> bool:
     """Does the claim itself deny an effect ("X does not alter Y", "X has no effect on Y",
-    "X is unrelated to Y")? Not a negation that only narrows who is meant ("patients
-    without diabetes")."""
-    text = re.sub(r"\bnot\s+only\b|\bwhether\s+or\s+not\b", " ", claim, flags=re.I)
+    "X is unrelated to Y")? Not a negation that only narrows what is meant ("patients
+    without diabetes", "in the liver but not the kidney")."""
+    # "not only", "whether or not" and "but not" (which narrows: "A, but not B, …") deny
+    # nothing.
+    text = re.sub(
+        r"\bnot\s+only\b|\bwhether\s+or\s+not\b|,?\s*\bbut\s+not\b", " ", claim, flags=re.I
+    )
     return bool(_DENIAL.search(text) or NULL_FINDING.search(text))
 
 

@@ -436,3 +436,10 @@ def test_a_question_about_an_effect_does_not_contradict_a_claim_of_no_effect() -
         "chronic kidney disease."
     )
     assert stance(claim, other, 0.8)[0] == "neutral"
+
+
+def test_a_but_not_that_narrows_the_claim_is_not_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import null_claim
+
+    assert not null_claim("Metformin lowers glucose output in the liver but not in muscle.")
+    assert null_claim("Metformin does not lower glucose output in muscle.")
