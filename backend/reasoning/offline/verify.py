@@ -100,7 +100,8 @@ STUDY_AIM: Final = re.compile(
 
 # A finding of no effect stated without a negation word.
 NULL_FINDING: Final = re.compile(
-    r"\b(?:unrelated|unassociated|uncorrelated|unaffected|unchanged|independent\s+of|"
+    r"\b(?:(?:unrelated|unassociated|uncorrelated)\s+(?:to|with)|unaffected|unchanged|"
+    r"independent\s+of|"
     r"similar|comparable|equivalent|irrespective\s+of|regardless\s+of)\b"
     r"|\b(?:little|negligible|minimal)\s+(?:\w+\s+)?(?:effects?|benefits?|impact|differences?)\b",
     re.I,

@@ -443,3 +443,10 @@ def test_a_but_not_that_narrows_the_claim_is_not_a_claim_of_no_effect() -> None:
 
     assert not null_claim("Metformin lowers glucose output in the liver but not in muscle.")
     assert null_claim("Metformin does not lower glucose output in muscle.")
+
+
+def test_an_unrelated_thing_named_in_a_claim_is_not_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import null_claim
+
+    assert not null_claim("Bound transcripts are more stable than unassociated transcripts.")
+    assert null_claim("Hip fracture risk is unrelated to statin use.")
