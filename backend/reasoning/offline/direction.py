@@ -112,3 +112,69 @@ def direction_signal(a: str, b: str) -> Signal | None:
         return None
     named = {stem(t.lower()): t for t in reversed(tokens(a))}  # first spelling in ``a``
     return Signal("antonym", "moved opposite ways: " + ", ".join(named[t] for t in opposite[:3]))
+
+
+# An effect measured as a ratio (odds ratio, hazard ratio, relative risk, rate ratio) says
+# which way the outcome moves: above 1 up, below 1 down, when its confidence interval
+# excludes 1 ("OR 2.77, 95% CI 1.04 to 7.97" up; "HR 0.76 (0.54-1.06)" says nothing).
+_RATIO: Final = re.compile(
+    r"(?i:\b(?:odds|hazards?|risk|rate|incidence\s+rate)\s+ratios?\b|\brelative\s+risks?\b)"
+    r"|\b(?:a|adj|adjusted\s+)?(?:ORs?|HRs?|RRs?|IRRs?)\b"
+)
+# Another kind of estimate ends a ratio's list: a difference or an absolute reduction is
+# not above or below 1.
+_OTHER_MEASURE: Final = re.compile(
+    r"\b(?:differences?|ARR|ARI|NNT|mean|means|median|slope|beta|coefficients?)\b", re.I
+)
+_NUM: Final = r"(\d+(?:[.·]\d+)?)"
+_ESTIMATE: Final = re.compile(
+    _NUM + r"\s*[;,:]?\s*[(\[]?\s*(?:95\s*%\s*(?:confidence\s+intervals?|CI)?\s*[,:]?\s*"
+    r"(?:\[?CI\]?)?\s*[,:=]?\s*)?" + _NUM + r"\s*(?:-|–|—|to)\s*" + _NUM
+)
+
+
+def ratio_estimates(sentence: str) -> list[int]:
+    """For each ratio estimate given with its confidence interval: +1 when the interval lies
+    above 1, −1 when below, 0 when it spans 1 (no significant effect)."""
+    found: list[int] = []
+    for mention in _RATIO.finditer(sentence):
+        tail = sentence[mention.end() :]
+        ends = [m.start() for m in (_OTHER_MEASURE.search(tail), _RATIO.search(tail)) if m]
+        for est in _ESTIMATE.finditer(tail[: min(ends, default=len(tail))]):
+            value, low, high = (float(g.replace("·", ".")) for g in est.groups())
+            if low <= value <= high:  # else not an estimate with its interval
+                found.append(1 if low > 1 else -1 if high < 1 else 0)
+    return found
+
+
+def ratio_direction(sentence: str) -> int:
+    """+1 when every ratio estimate with a confidence interval that excludes 1 is above 1,
+    −1 when every such estimate is below 1, 0 when there is none or they disagree."""
+    signs = {e for e in ratio_estimates(sentence) if e}
+    return signs.pop() if len(signs) == 1 else 0
+
+
+def ratio_null(sentence: str) -> bool:
+    """The sentence gives ratio estimates and every interval spans 1: no significant effect
+    ("relative risk 0.96, 95% CI 0.87 to 1.06")."""
+    found = ratio_estimates(sentence)
+    return bool(found) and not any(found)
+
+
+def ratio_conflict(claim: str, sentence: str) -> Signal | None:
+    """An "antonym" signal when the sentence's significant ratio estimates move the outcome
+    one way and the claim moves the words the two share the other way: "Infection decreases
+    the risk of gastric cancer" against "the odds ratio for gastric cancer … was 2.77 (95%
+    CI 1.04 to 7.97)". The claim's shared moved words must all go one way (in "lower X
+    raises the risk of Y" the exposure and the outcome move differently, and a ratio does
+    not say which it measures)."""
+    moved = ratio_direction(sentence)
+    if not moved:
+        return None
+    mine = directions(claim)
+    theirs = {stem(t.lower()) for t in tokens(sentence)}
+    shared = {s: mine[s] for s in mine if s in theirs}
+    if not shared or len(set(shared.values())) != 1 or next(iter(shared.values())) == moved:
+        return None
+    way = "above" if moved > 0 else "below"
+    return Signal("antonym", f"ratio {way} 1 against the claim's direction on {min(shared)}")

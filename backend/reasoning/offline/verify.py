@@ -24,6 +24,20 @@ is one too; otherwise it is **neutral**. On SciFact's 809 train claims the chang
 macro-F1 0.549 → 0.559 (halves 0.573 → 0.584, 0.524 → 0.533) and the aim rule 0.559 → 0.563
 (0.584 → 0.588, 0.533 → 0.539). ``weight = cosine × source quality`` (0.5 when unscored).
 
+Two readings of findings as science reports them:
+
+* a ratio estimate (odds ratio, hazard ratio, relative risk) whose 95% interval excludes 1
+  states which way the outcome moves
+  (:func:`~backend.reasoning.offline.direction.ratio_conflict`): "OR 2.77 (95% CI 1.04 to
+  7.97)" contradicts "… decreases the risk of gastric cancer" and counts as a stated change
+  for "… increases the risk …";
+* a claim of no effect (:func:`null_claim`: "X does not alter Y", "has no effect on",
+  "unrelated to") is confirmed only by a null finding (:func:`is_null`: a negation,
+  "similar", "little effect", an interval spanning 1); a sentence stating a change or an
+  association about the same subject contradicts it (unless it only asks: "whether"), and
+  any other close sentence is neutral. It used to be confirmed by any close sentence stating
+  a change, since the negation itself reads as one.
+
 Per source the strongest supporting and the strongest contradicting weight count, so one
 long document cannot outvote several short ones. With S and C the sums over sources:
 
@@ -53,11 +67,17 @@ from typing import Final, Literal
 import numpy as np
 
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
-from backend.reasoning.offline.align import aligned_conflicts
+from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, content
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
-from backend.reasoning.offline.direction import directions
+from backend.reasoning.offline.direction import (
+    directions,
+    ratio_conflict,
+    ratio_direction,
+    ratio_null,
+)
 from backend.reasoning.offline.embedding import SentenceVectors
-from backend.reasoning.offline.signals import Signal
+from backend.reasoning.offline.polarity import has_negation, polarity
+from backend.reasoning.offline.signals import Signal, same_subject
 from backend.reasoning.offline.text import content_stems
 
 RELEVANT: Final = 0.55
@@ -77,6 +97,24 @@ STUDY_AIM: Final = re.compile(
     r"|\bour\s+(?:aims?|purposes?|objectives?|goals?)\s+(?:was|were|is|are)\b|\bwe\s+aimed\b",
     re.I,
 )
+
+# A finding of no effect stated without a negation word.
+NULL_FINDING: Final = re.compile(
+    r"\b(?:(?:unrelated|unassociated|uncorrelated)\s+(?:to|with)|unaffected|unchanged|"
+    r"independent\s+of|"
+    r"similar|comparable|equivalent|irrespective\s+of|regardless\s+of)\b"
+    r"|\b(?:little|negligible|minimal)\s+(?:\w+\s+)?(?:effects?|benefits?|impact|differences?)\b",
+    re.I,
+)
+_DENIAL: Final = re.compile(
+    r"\b(?:not|never|cannot)\b|n't\b|\bfail(?:s|ed)?\s+to\b|\bno\s+(?:\w+\s+)?(?:effects?|"
+    r"associations?|differences?|changes?|roles?|impact|benefits?|influence|relationship|"
+    r"correlation|link|interactions?|evidence)\b",
+    re.I,
+)
+_ASSOCIATED: Final = "associated/unrelated"
+# A sentence that asks states no effect: "To determine whether folic acid reduces …".
+QUESTION: Final = re.compile(r"\bwhether\b|\?\s*$")
 
 Stance = Literal["supports", "contradicts", "neutral"]
 
@@ -110,13 +148,56 @@ def verify_claims(
 def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[Signal]]:
     """How one relevant sentence bears on the claim, with the contradiction signals seen."""
     signals = aligned_conflicts(claim, sentence)
+    if null_claim(claim) and ratio_null(sentence) and not has_negation(sentence):
+        # An interval spanning 1 denies the effect as the claim does, without a negation
+        # word: that is no negation mismatch.
+        signals = [s for s in signals if s.kind != "negation"]
     if signals:
         return "contradicts", signals
+    ratio = ratio_conflict(claim, sentence)
+    if ratio is not None and _about_the_same(claim, sentence):
+        return "contradicts", [ratio]
     close = similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT
     finding = not STUDY_AIM.search(sentence) or bool(STUDY_AIM.search(claim))
-    if close and finding and (not directions(claim) or directions(sentence)):
+    null = null_claim(claim)
+    # A claim of no effect is matched by a sentence of no effect, however it is worded.
+    changed = directions(sentence) or ratio_direction(sentence) or (null and is_null(sentence))
+    if close and finding and null and not is_null(sentence):
+        # "X has no effect on Y" is not confirmed by a sentence that says X moves Y; said
+        # of the same subject, such a sentence refutes it.
+        stated = changed or polarity(sentence).get(_ASSOCIATED) == {0}
+        if stated and not QUESTION.search(sentence) and _about_the_same(claim, sentence):
+            return "contradicts", [Signal("negation", "no effect claimed, one stated")]
+        return "neutral", []
+    if close and finding and (not directions(claim) or changed):
         return "supports", []
     return "neutral", []
+
+
+def null_claim(claim: str) -> bool:
+    """Does the claim itself deny an effect ("X does not alter Y", "X has no effect on Y",
+    "X is unrelated to Y")? Not a negation that only narrows what is meant ("patients
+    without diabetes", "in the liver but not the kidney")."""
+    # "not only", "whether or not" and "but not" (which narrows: "A, but not B, …") deny
+    # nothing.
+    text = re.sub(
+        r"\bnot\s+only\b|\bwhether\s+or\s+not\b|,?\s*\bbut\s+not\b", " ", claim, flags=re.I
+    )
+    return bool(_DENIAL.search(text) or NULL_FINDING.search(text))
+
+
+def is_null(sentence: str) -> bool:
+    """Does the sentence say that something has no effect, no association or no
+    difference ("X does not alter Y", "X is unrelated to Y", "no significant difference")?"""
+    return has_negation(sentence) or bool(NULL_FINDING.search(sentence)) or ratio_null(sentence)
+
+
+def _about_the_same(claim: str, sentence: str) -> bool:
+    """The gate every contradiction passes: the same subject and at least
+    :data:`~backend.reasoning.offline.align.MIN_SHARED` of the claim's content words."""
+    mine = content(claim)
+    shared = len(mine & content(sentence)) / len(mine) if mine else 0.0
+    return same_subject(claim, sentence) and shared >= MIN_SHARED
 
 
 def lexical_support(claim: str, sentence: str) -> float:

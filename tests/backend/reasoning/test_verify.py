@@ -363,3 +363,90 @@ async def test_a_stated_purpose_of_a_component_still_supports(engine: OfflineEng
         "The purpose of the GZip middleware is to compress responses for clients that accept gzip.",
     )
     assert verdict.verdict == "supported"
+
+
+def test_a_significant_ratio_the_other_way_contradicts_a_claimed_change() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Regular aspirin use increases the risk of colorectal cancer."
+    other = (
+        "Regular aspirin use was associated with colorectal cancer risk "
+        "(hazard ratio 0.71, 95% CI 0.60-0.85)."
+    )
+    label, signals = stance(claim, other, 0.8)
+    assert label == "contradicts"
+    assert "ratio below 1" in signals[0].detail
+
+
+def test_a_significant_ratio_the_same_way_states_the_claimed_change() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Regular aspirin use decreases the risk of colorectal cancer."
+    other = (
+        "Regular aspirin use was associated with colorectal cancer risk "
+        "(hazard ratio 0.71, 95% CI 0.60-0.85)."
+    )
+    assert stance(claim, other, 0.8)[0] == "supports"
+
+
+def test_a_stated_effect_contradicts_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Daily folic acid supplements do not alter homocysteine levels in adults."
+    other = "In adults, daily folic acid supplements lowered homocysteine levels by 25%."
+    label, signals = stance(claim, other, 0.8)
+    assert label == "contradicts"
+    assert signals[0].kind == "negation"
+
+
+def test_a_change_in_another_subject_does_not_confirm_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    # It used to support: the claim "states a change" (a negation) and so does the sentence.
+    claim = "Bright light therapy has no effect on sleep quality in older adults."
+    other = "Melatonin increased sleep quality in older adults with insomnia."
+    assert stance(claim, other, 0.8)[0] == "neutral"
+
+
+def test_a_claim_of_no_effect_is_confirmed_by_a_null_finding() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Vitamin E supplements have no effect on the risk of stroke."
+    assert stance(claim, "Vitamin E supplements did not change the risk of stroke.", 0.8)[0] == (
+        "supports"
+    )
+    ratio = "For vitamin E supplements, the relative risk of stroke was 0.98 (95% CI 0.91-1.05)."
+    assert stance(claim, ratio, 0.8)[0] == "supports"
+
+
+def test_a_negation_that_only_narrows_who_is_meant_is_not_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "In patients without diabetes, statins reduce LDL cholesterol."
+    other = "Statins reduced LDL cholesterol in patients without diabetes by a third."
+    assert stance(claim, other, 0.8)[0] == "supports"
+
+
+def test_a_question_about_an_effect_does_not_contradict_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "High-dose folic acid does not affect the progression of chronic kidney disease."
+    other = (
+        "OBJECTIVE To determine whether high-dose folic acid reduces the progression of "
+        "chronic kidney disease."
+    )
+    assert stance(claim, other, 0.8)[0] == "neutral"
+
+
+def test_a_but_not_that_narrows_the_claim_is_not_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import null_claim
+
+    assert not null_claim("Metformin lowers glucose output in the liver but not in muscle.")
+    assert null_claim("Metformin does not lower glucose output in muscle.")
+
+
+def test_an_unrelated_thing_named_in_a_claim_is_not_a_claim_of_no_effect() -> None:
+    from backend.reasoning.offline.verify import null_claim
+
+    assert not null_claim("Bound transcripts are more stable than unassociated transcripts.")
+    assert null_claim("Hip fracture risk is unrelated to statin use.")
