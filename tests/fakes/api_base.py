@@ -4,13 +4,12 @@ records every request, and knobs for the failures a server must explain (any sta
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.fakes.loopback import base_url, close, serve
+from tests.fakes.loopback import Served
 
 
 @dataclass
@@ -33,7 +32,7 @@ class Reply:
 
 
 @dataclass
-class FakeApi:
+class FakeApi(Served):
     """A fake's knobs and request log; subclasses answer with ``respond``."""
 
     status: int = 200
@@ -43,28 +42,6 @@ class FakeApi:
     hold: bool = False
     """Answer nothing until ``stop()`` (or 30 s): an API that hangs."""
     requests: list[Recorded] = field(default_factory=list)
-    _released: threading.Event = field(default_factory=threading.Event)
-    _server: ThreadingHTTPServer | None = None
-
-    @property
-    def url(self) -> str:
-        """http://127.0.0.1:PORT"""
-        return base_url(self._server)
-
-    def start(self) -> Any:
-        """Listen on a free port of 127.0.0.1 in a background thread; returns the fake."""
-        fake = self
-
-        class Handler(_Handler):
-            state = fake
-
-        self._server = serve(Handler)
-        return self
-
-    def stop(self) -> None:
-        """Release held requests and close the socket."""
-        self._released.set()
-        close(self._server)
 
     def forced(self) -> Reply:
         """The reply to send when ``status`` is not 200."""
@@ -100,3 +77,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(reply.body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout test); nobody is left to answer
+
+
+FakeApi.handler = _Handler

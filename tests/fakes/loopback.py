@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
 
 
 def serve(handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
@@ -28,3 +30,29 @@ def close(server: ThreadingHTTPServer | None) -> None:
     if server is not None:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class Served:
+    """A fake answered by its ``handler`` class (which reads the fake as ``state``) on a free
+    port of 127.0.0.1; ``stop()`` also releases requests held on ``_released``."""
+
+    handler: ClassVar[type[BaseHTTPRequestHandler]]
+    _released: threading.Event = field(default_factory=threading.Event, kw_only=True)
+    _server: ThreadingHTTPServer | None = field(default=None, kw_only=True)
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return base_url(self._server)
+
+    def start(self) -> Any:
+        """Listen on a free port of 127.0.0.1 in a background thread; returns the fake."""
+        handler = type("Handler", (self.handler,), {"state": self})
+        self._server = serve(handler)
+        return self
+
+    def stop(self) -> None:
+        """Release held requests and close the socket."""
+        self._released.set()
+        close(self._server)

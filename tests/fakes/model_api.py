@@ -12,13 +12,12 @@ error shape, or never answer.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from tests.fakes.loopback import base_url, close, serve
+from tests.fakes.loopback import Served
 
 
 @dataclass
@@ -48,35 +47,13 @@ Script = list[Reply] | Callable[[dict[str, Any]], Reply]
 
 
 @dataclass
-class ModelApi:
+class ModelApi(Served):
     """A fake model API; subclasses render a ``Reply`` in their API's shape."""
 
     script: Script = field(default_factory=list)
     bodies: list[dict[str, Any]] = field(default_factory=list)
     """Every request body received, in order."""
     path: str = "/"
-    _released: threading.Event = field(default_factory=threading.Event)
-    _server: ThreadingHTTPServer | None = None
-
-    @property
-    def url(self) -> str:
-        """http://127.0.0.1:PORT"""
-        return base_url(self._server)
-
-    def start(self) -> Any:
-        """Listen on a free port of 127.0.0.1 in a background thread; returns the fake."""
-        fake = self
-
-        class Handler(_Handler):
-            state = fake
-
-        self._server = serve(Handler)
-        return self
-
-    def stop(self) -> None:
-        """Release held requests and close the socket."""
-        self._released.set()
-        close(self._server)
 
     def next_reply(self, body: dict[str, Any]) -> Reply:
         """The scripted reply to ``body``; a script that ran out fails the request loudly."""
@@ -121,3 +98,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout test); nobody is left to answer
+
+
+ModelApi.handler = _Handler
