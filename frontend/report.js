@@ -202,6 +202,18 @@ function renderExtras(run) {
   for (const [name, ms] of Object.entries(run.timings || {})) {
     timings.appendChild(el("li", {}, el("span", {}, name.replace("_", "-")), " ", formatMs(ms)));
   }
+  const steps = run.engine_steps;
+  if (steps && typeof steps === "object") {
+    // Which steps the model did, and which the offline engine did instead, and why.
+    const byModel = (steps.by_model || []).join(", ") || "none";
+    timings.appendChild(el("li", { class: "engine-steps" }, el("span", {}, "model did"), " ", byModel));
+    (steps.fell_back || []).forEach((step, i) => {
+      const why = (steps.fell_back_why || [])[i];
+      timings.appendChild(
+        el("li", { class: "engine-steps fell-back" }, el("span", {}, "fell back"), " ", `${step}${why ? ` (${why})` : ""}`),
+      );
+    });
+  }
   const errors = clear($("run-errors"));
   const all = [...(run.error ? [run.error] : []), ...(run.errors || [])];
   for (const message of all) errors.appendChild(el("li", {}, String(message)));

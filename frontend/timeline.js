@@ -45,6 +45,16 @@ function details(event) {
     if (typeof data.confidence === "number") parts.push(chip(`${Math.round(data.confidence * 100)}%`));
   } else if (event.kind === "refinement" && Array.isArray(data.sub_queries)) {
     for (const sq of data.sub_queries) parts.push(chip(sq?.text ?? String(sq), "chip-query"));
+  } else if (event.kind === "llm_call") {
+    // One model call: which step, model and attempt, how it was asked, what came back.
+    if (data.model) parts.push(chip(`${data.model}${data.attempt > 1 ? ` · try ${data.attempt}` : ""}`, "chip-tool"));
+    if (data.output) parts.push(chip(String(data.output)));
+    if (data.outcome) parts.push(chip(String(data.outcome), data.outcome === "valid" ? "" : "chip-error"));
+    if (typeof data.duration_ms === "number") parts.push(chip(formatMs(data.duration_ms)));
+    if (typeof data.input_tokens === "number" || typeof data.output_tokens === "number") {
+      parts.push(chip(`${data.input_tokens ?? "?"} in · ${data.output_tokens ?? "?"} out tokens`));
+    }
+    if (data.error) parts.push(chip(`error: ${data.error}`, "chip-error"));
   } else if (typeof event.duration_ms === "number") {
     parts.push(chip(formatMs(event.duration_ms)));
   }

@@ -159,6 +159,11 @@ class RunDetail(RunSummary):
     errors: list[str] = []
     iterations: int = 0
     engine: str | None = None
+    engine_steps: dict[str, list[str]] | None = Field(
+        default=None,
+        description="LLM engine: the steps the model did (by_model), those that fell back "
+        "(fell_back) and why (fell_back_why, in the same order).",
+    )
     llm_usage: dict[str, Any] | None = None
     llm_usage_by_node: dict[str, Any] | None = None
     error: str | None = None

@@ -129,13 +129,20 @@ def marsa_server(home: Path, **settings: str) -> Iterator[Server]:
         yield Server(url=url, client=client, gate=gate, data_dir=home / "data")
 
 
-def store_run(server: Server, query: str, result: dict[str, Any]) -> str:
+def store_run(
+    server: Server,
+    query: str,
+    result: dict[str, Any],
+    middle: tuple[tuple[str, str, str, dict[str, Any]], ...] = (),
+) -> str:
     """A finished run written into the server's runs database, as `marsa research` keeps
     one: for what the offline engine does not produce on demand (a "not found" answer,
-    claims quoting Markdown). Returns its id."""
+    claims quoting Markdown, an LLM's calls). ``middle`` are (node, kind, message, data)
+    between its start and end. Returns its id."""
     tracer = Tracer()
     events = [
         tracer.emit("run", "run_start", f"research: {query}", query=query),
+        *(tracer.emit(node, kind, message, **data) for node, kind, message, data in middle),
         tracer.emit("run", "run_end", "run done", status="done"),
     ]
     record = RunRecord(

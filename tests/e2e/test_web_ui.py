@@ -535,3 +535,47 @@ def test_a_follow_up_asked_under_a_finished_report_runs_live_and_links_back_to_i
     expect(page.locator("#run-query")).to_have_text(question)
     expect(page.locator("#run-parent")).to_be_hidden()
     assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
+def test_an_llm_runs_calls_and_the_steps_that_fell_back_are_shown(
+    server: Server, page: Any, problems: PageProblems
+) -> None:
+    calls = (
+        ("planner", "llm_call", "plan: model answered", {
+            "step": "plan", "model": "gpt-test", "attempt": 1, "outcome": "valid",
+            "output": "json_schema", "duration_ms": 1200, "input_tokens": 300, "output_tokens": 40,
+        }),
+        ("fact_checker", "llm_call", "verify: model answered", {
+            "step": "verify", "model": "gpt-test", "attempt": 2, "outcome": "rejected",
+            "output": "json_schema", "duration_ms": 900, "input_tokens": 500, "output_tokens": 60,
+        }),
+        ("fact_checker", "fallback", "verify: the offline engine did this step", {}),
+    )  # fmt: skip
+    run_id = store_run(
+        server,
+        "When do spring tides come?",
+        finished_run(
+            engine="llm",
+            engine_steps={
+                "by_model": ["plan"],
+                "fell_back": ["verify"],
+                "fell_back_why": ["echoed the prompt's example"],
+            },
+        ),
+        middle=calls,
+    )
+    page.goto(f"{server.url}/#run={run_id}")
+    wait_done(page)
+    timeline = page.locator("#timeline")
+    expect(timeline.locator("li.kind-llm_call")).to_have_count(2)
+    first = timeline.locator("li.kind-llm_call").first
+    expect(first).to_contain_text("gpt-test")
+    expect(first).to_contain_text("300 in · 40 out tokens")
+    expect(timeline.locator("li.kind-llm_call").nth(1).locator(".chip-error")).to_have_text(
+        "rejected"
+    )
+    expect(page.locator("#timings .engine-steps").first).to_contain_text("model did plan")
+    expect(page.locator("#timings .fell-back")).to_contain_text(
+        "verify (echoed the prompt's example)"
+    )
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
