@@ -31,7 +31,9 @@ def keyed_text(text: str, metadata: dict[str, Any]) -> str:
 
 
 class KeywordIndex:
-    """Rebuilt from the collection when it has changed (in this process or by count)."""
+    """Rebuilt from the collection when it has changed: written in this process, or its
+    change marker (``store.ChangeMarker``, kept in Chroma beside the collection) differs
+    from the one it was built at, whoever wrote it."""
 
     def __init__(
         self, loader: Callable[[], tuple[list[str], list[str], list[dict[str, Any]], np.ndarray]]
@@ -42,7 +44,7 @@ class KeywordIndex:
         self._retriever: bm25s.BM25 | None = None
         self._chunks: IndexedChunks | None = None
         self._dirty = True
-        self._count = -1
+        self._marker: str | None = None
 
     def mark_dirty(self) -> None:
         """Called after every write in this process."""
@@ -51,11 +53,21 @@ class KeywordIndex:
     def _tokenize(self, texts: list[str]) -> Any:
         return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
 
-    def refresh(self, current_count: int) -> IndexedChunks:
-        """The index for the collection as it is now (rebuilt only when stale)."""
+    def refresh(self, marker: str | None) -> IndexedChunks:
+        """The index for the collection as it is now (rebuilt only when stale).
+
+        ``marker`` must be read before the collection is loaded: a write that lands during
+        the load sets a new marker after it, so the next refresh sees the difference."""
         with self._lock:
-            if self._dirty or current_count != self._count or self._chunks is None:
-                ids, texts, metadatas, embeddings = self._loader()
+            if self._dirty or marker != self._marker or self._chunks is None:
+                # Cleared before loading: a write in this process during the load marks the
+                # index dirty again instead of being forgotten.
+                self._dirty = False
+                try:
+                    ids, texts, metadatas, embeddings = self._loader()
+                except BaseException:
+                    self._dirty = True
+                    raise
                 keys: set[str] = set()
                 for metadata in metadatas:
                     keys.update(metadata)
@@ -69,10 +81,7 @@ class KeywordIndex:
                     self._retriever = retriever
                 else:
                     self._retriever = None
-                # The collection's count, not the chunks loaded: versions being written or
-                # left over are stored but not indexed, and must not look like a change.
-                self._count = current_count
-                self._dirty = False
+                self._marker = marker
             return self._chunks
 
     def scores(self, query: str) -> np.ndarray:

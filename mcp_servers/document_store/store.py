@@ -21,6 +21,7 @@ import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
 from marsa_common.embeddings import Embedder, make_embedder
+from mcp_servers.document_store.changes import ChangeMarker
 from mcp_servers.document_store.ingest import Document, chunk_text, make_doc_id
 from mcp_servers.document_store.keyword import KeywordIndex
 from mcp_servers.document_store.models import IngestResult, IngestStatus, SearchHit, SearchMode
@@ -122,6 +123,7 @@ class DocumentStore:
                 "another MARSA_COLLECTION and re-ingest"
             )
         self._write_lock = threading.Lock()
+        self.changes = ChangeMarker(self.client, settings.collection)
         self._hidden: list[int] = []  # revisions stored but not shown, as of the last load
         self.keyword = KeywordIndex(self._load_all)
 
@@ -170,7 +172,8 @@ class DocumentStore:
         return ids, texts, metas, matrix
 
     def _indexed(self) -> Any:
-        return self.keyword.refresh(self.collection.count())
+        # The marker is read before the load the refresh may do (see KeywordIndex.refresh).
+        return self.keyword.refresh(self.changes.read())
 
     def known_filter_keys(self) -> set[str]:
         """Metadata keys that filters may name (the reserved ones and any ingested)."""
@@ -281,6 +284,7 @@ class DocumentStore:
                 self._remove(stale)
             finally:
                 self.keyword.mark_dirty()
+                self.changes.bump()
         return results
 
     def _planned_chunks(self, pending: list[_Pending], queued: dict[str, int], doc_id: str) -> int:
@@ -385,8 +389,11 @@ class DocumentStore:
             old = self.collection.get(where={"doc_id": doc_id}, include=["metadatas"])
             metas = old["metadatas"] or []
             revisions = read_revisions(metas)
-            self._remove(list(old["ids"]))
-            self.keyword.mark_dirty()
+            try:
+                self._remove(list(old["ids"]))
+            finally:
+                self.keyword.mark_dirty()
+                self.changes.bump()
         return sum(1 for meta in metas if revisions.shows(meta))
 
     # --- reading one document -----------------------------------------------------
@@ -419,7 +426,8 @@ class DocumentStore:
     ) -> list[SearchHit]:
         """The ranked chunks for ``query``; one code path for the MCP tool and the benchmark."""
         indexed = self._indexed()
-        where = build_where(filters, self.known_filter_keys())  # bad filters fail even when empty
+        # Bad filters fail even when the store is empty.
+        where = build_where(filters, set(RESERVED_KEYS) | indexed.metadata_keys)
         if not indexed.ids:
             return []
         pool = max(candidates or 0, n_results * 4, 50)

@@ -3,7 +3,6 @@ and the MCP Inspector CLI."""
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
 from collections.abc import Iterator
@@ -19,11 +18,9 @@ from mcp_servers.document_store import create_server
 from mcp_servers.document_store.settings import DocsSettings
 from tests.helpers import (
     REPO_ROOT,
-    free_port,
     http_mcp_server,
     inspector_available,
     run_inspector,
-    running_process,
     stdio_session,
     structured,
 )
@@ -48,18 +45,6 @@ def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("docs-http"))
     with http_mcp_server("mcp_servers.document_store", settings) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``chroma run`` on a free port with its own persistence directory."""
-    chroma = Path(sys.executable).with_name("chroma")
-    path = tmp_path_factory.mktemp("chroma-server")
-    port = free_port()
-    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
-    command = [str(chroma), "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)]
-    with running_process(command, f"http://127.0.0.1:{port}/api/v2/heartbeat", env, path):
-        yield f"http://127.0.0.1:{port}"
 
 
 def text_of(result: Any) -> str:
