@@ -230,6 +230,11 @@ class Settings(BaseSettings):
         description="Most US dollars the chat model may cost in one run (needs the prices); "
         "once spent, the remaining steps use the offline engine. Unset: no limit.",
     )
+    llm_reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = Field(
+        default=None,
+        description="How hard an OpenAI reasoning model (o1, o3, o4-mini, gpt-5 …) thinks "
+        "(its reasoning_effort); ignored by other models. Unset: the model's default.",
+    )
     llm_max_retries: int = Field(
         default=1,
         ge=0,

@@ -94,6 +94,8 @@ def _model_class(settings: Settings) -> tuple[type[BaseChatModel], dict[str, Any
     kwargs: dict[str, Any] = {"model": model}
     if not is_reasoning_model(provider, model):
         kwargs["temperature"] = settings.llm_temperature  # reasoning models refuse one
+    elif settings.llm_reasoning_effort:
+        kwargs["reasoning_effort"] = settings.llm_reasoning_effort
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     if provider == "ollama":
         kwargs["num_predict"] = settings.llm_max_tokens

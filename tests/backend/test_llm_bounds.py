@@ -76,3 +76,12 @@ async def test_a_call_that_got_no_answer_is_traced_with_its_duration(
     assert call.data["outcome"] == "error" and call.data["attempt"] == 1
     assert "Timeout" in call.data["error"] and call.data["output"] == "json_schema"
     assert call.duration_ms is not None and call.duration_ms >= 500
+
+
+async def test_a_reasoning_model_is_sent_the_effort_setting(api: OpenAIChatApi) -> None:
+    settings = _settings(api.base, model="o3-mini", llm_reasoning_effort="low")
+    await build_chat_model(settings).ainvoke("Say ok.")
+    await build_chat_model(_settings(api.base, llm_reasoning_effort="low")).ainvoke("Say ok.")
+    reasoning, plain = api.bodies
+    assert reasoning["reasoning_effort"] == "low"
+    assert "reasoning_effort" not in plain  # gpt-4o-mini would refuse it
