@@ -397,37 +397,40 @@ def cluster(home: Path, database_url: str, redis_url: str, stale_s: float) -> It
 
 
 def kill_busiest(topology: Cluster) -> dict[str, Any]:
-    """SIGKILL the worker that holds the most runs now."""
+    """SIGKILL the worker that holds the most runs now; which runs it held."""
     import psycopg
 
     with psycopg.connect(topology.database_url, autocommit=True) as conn:
         rows = conn.execute(
-            "SELECT c.worker_id FROM marsa_run_control c JOIN marsa_runs r ON r.id = c.run_id "
+            "SELECT c.worker_id, c.run_id FROM marsa_run_control c "
+            "JOIN marsa_runs r ON r.id = c.run_id "
             "WHERE r.status = 'running' AND c.worker_id IS NOT NULL"
         ).fetchall()
-    held = {w.proc.pid: 0 for w in topology.workers}
-    for (worker_id,) in rows:
+    held: dict[int, list[str]] = {w.proc.pid: [] for w in topology.workers}
+    for worker_id, run_id in rows:
         pid = int(worker_id.split(":")[1])
         if pid in held:
-            held[pid] += 1
-    pid = max(held, key=lambda p: held[p])
+            held[pid].append(run_id)
+    pid = max(held, key=lambda p: len(held[p]))
     os.kill(pid, signal.SIGKILL)
     return {"killed_worker_pid": pid, "runs_it_held": held[pid]}
 
 
-def takeovers(urls: list[str], ids: list[str]) -> int:
-    """How many of the runs say they were taken over from a stopped worker."""
-    count = 0
-    with httpx.Client(base_url=urls[0], timeout=60) as client:
+def held_runs(url: str, ids: list[str]) -> list[dict[str, Any]]:
+    """How each run the killed worker held ended, and the run_start messages of its trace
+    (a take-over says `taken over from a stopped worker`)."""
+    out = []
+    with httpx.Client(base_url=url, timeout=60) as client:
         for run_id in ids:
+            status = client.get(f"/api/research/{run_id}").json()["status"]
             report = client.get(f"/api/research/{run_id}/report.json")
-            if report.status_code != 200:
-                continue
-            count += any(
-                e["kind"] == "run_start" and "stopped worker" in e["message"]
-                for e in report.json()["trace"]
+            starts = (
+                [e["message"] for e in report.json()["trace"] if e["kind"] == "run_start"]
+                if report.status_code == 200
+                else []
             )
-    return count
+            out.append({"id": run_id, "status": status, "run_starts": starts})
+    return out
 
 
 def run(
@@ -466,12 +469,18 @@ def run(
                     deadline_s=deadline_s,
                     halfway=lambda: kill_busiest(topology),
                 )
-                ids = figures.pop("run_ids")
+                figures.pop("run_ids")
+                held = held_runs(topology.urls[1], figures.pop("runs_it_held", []))
                 report["cluster_worker_killed"] = {
                     "processes": shape + ", one worker SIGKILLed once half the runs ended",
                     "worker_stale_seconds": stale_s,
                     **figures,
-                    "runs_taken_over": takeovers(topology.urls, ids),
+                    "runs_it_held": len(held),
+                    "held_runs_done": sum(h["status"] == "done" for h in held),
+                    "held_runs_taken_over": sum(
+                        any("stopped worker" in m for m in h["run_starts"]) for h in held
+                    ),
+                    "held_runs": held,
                 }
     for name in ("cluster", "cluster_worker_killed"):
         if name in report and "single" in report and report["single"]["runs_per_minute"]:
