@@ -307,7 +307,11 @@ def measure(
                     latest[page["id"]] |= page
             ended = sum(latest[i]["status"] in TERMINAL for i in ids)
             if halfway is not None and not extra and ended * 2 >= len(ids):
-                extra = halfway()
+                extra = {
+                    "halfway_at_s": round(time.time() - began, 1),
+                    "ended_at_halfway": ended,
+                    **halfway(),
+                }
             if ended == len(ids):
                 break
             time.sleep(0.5)
@@ -396,21 +400,26 @@ def cluster(home: Path, database_url: str, redis_url: str, stale_s: float) -> It
         place.stop()
 
 
-def kill_busiest(topology: Cluster) -> dict[str, Any]:
-    """SIGKILL the worker that holds the most runs now; which runs it held."""
+def kill_busiest(topology: Cluster, deadline_s: float = 30.0) -> dict[str, Any]:
+    """SIGKILL the worker that holds the most runs, once one holds any (between two jobs a
+    worker may briefly hold none, and killing it then would test nothing)."""
     import psycopg
 
-    with psycopg.connect(topology.database_url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT c.worker_id, c.run_id FROM marsa_run_control c "
-            "JOIN marsa_runs r ON r.id = c.run_id "
-            "WHERE r.status = 'running' AND c.worker_id IS NOT NULL"
-        ).fetchall()
     held: dict[int, list[str]] = {w.proc.pid: [] for w in topology.workers}
-    for worker_id, run_id in rows:
-        pid = int(worker_id.split(":")[1])
-        if pid in held:
-            held[pid].append(run_id)
+    end = time.monotonic() + deadline_s
+    with psycopg.connect(topology.database_url, autocommit=True) as conn:
+        while not any(held.values()) and time.monotonic() < end:
+            rows = conn.execute(
+                "SELECT c.worker_id, c.run_id FROM marsa_run_control c "
+                "JOIN marsa_runs r ON r.id = c.run_id "
+                "WHERE r.status = 'running' AND c.worker_id IS NOT NULL"
+            ).fetchall()
+            for worker_id, run_id in rows:
+                pid = int(worker_id.split(":")[1])
+                if pid in held:
+                    held[pid].append(run_id)
+            if not any(held.values()):
+                time.sleep(0.05)
     pid = max(held, key=lambda p: len(held[p]))
     os.kill(pid, signal.SIGKILL)
     return {"killed_worker_pid": pid, "runs_it_held": held[pid]}
