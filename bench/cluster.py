@@ -20,7 +20,6 @@ import os
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+
+from backend.evals.metrics import percentile
 
 REPO = Path(__file__).resolve().parents[1]
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -95,12 +96,6 @@ def wait_until(check: Callable[[], bool], what: str, deadline_s: float, proc: An
         if time.monotonic() > end:
             raise TimeoutError(f"{what}: not within {deadline_s}s")
         time.sleep(0.1)
-
-
-def percentile(samples: list[float], q: int) -> float:
-    if len(samples) == 1:
-        return samples[0]
-    return statistics.quantiles(samples, n=100, method="inclusive")[q - 1]
 
 
 def stamp(text: str) -> float:

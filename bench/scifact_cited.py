@@ -23,11 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import sys
 from pathlib import Path
 from typing import Any
 
-from backend.evals.scifact_verify import _FROM_VERDICT, f1_scores, gold_label, halves
+from scifact_sweep import print_report  # a sibling: this runs as a script from bench/
+
+from backend.evals.scifact_verify import _FROM_VERDICT, gold_label
 from backend.graph.sources import scored, to_sources
 from backend.reasoning.models import Claim, Source
 from backend.reasoning.offline.embedding import SentenceVectors
@@ -114,24 +115,7 @@ def main() -> None:
         )
     if not args.cache.is_file():
         args.cache.write_bytes(pickle.dumps(vectors.snapshot()))
-    report = {
-        "claims": len(claims),
-        **f1_scores(gold, predicted),
-        "halves": halves(gold, predicted),
-    }
-    if args.details:
-        args.details.write_text("".join(line + "\n" for line in lines))
-    c = report["per_label"]["CONTRADICT"]
-    print(json.dumps(report, indent=1))
-    print(
-        f"macro-F1 {report['macro_f1']} | CONTRADICT P {c['precision']} R {c['recall']} "
-        f"({c['predicted']} predicted) | halves "
-        + " ".join(
-            f"{k}: F1 {v['macro_f1']} P {v['contradict_precision']}"
-            for k, v in report["halves"].items()
-        ),
-        file=sys.stderr,
-    )
+    print_report(gold, predicted, args.details, lines)
 
 
 if __name__ == "__main__":

@@ -82,13 +82,21 @@ def main() -> None:
         )
     if not args.cache.is_file():
         args.cache.write_bytes(pickle.dumps((hits, vectors.snapshot())))
+    print_report(gold, predicted, args.details, lines)
+
+
+def print_report(
+    gold: list[str], predicted: list[str], details: Path | None, lines: list[str]
+) -> None:
+    """The figures as JSON on stdout (whole set and halves), one summary line on stderr, and
+    each claim's verdict in ``details`` when given."""
     report = {
-        "claims": len(claims),
+        "claims": len(gold),
         **f1_scores(gold, predicted),
         "halves": halves(gold, predicted),
     }
-    if args.details:
-        args.details.write_text("".join(line + "\n" for line in lines))
+    if details:
+        details.write_text("".join(line + "\n" for line in lines))
     c = report["per_label"]["CONTRADICT"]
     print(json.dumps(report, indent=1))
     print(
