@@ -198,6 +198,9 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     if match is None:
         return None
     lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
+    if lines and lines[0].startswith(">>>"):  # a doctest: its code, not its printed output
+        lines = [_PROMPT.sub("", ln, count=1).strip() for ln in lines if _PROMPT.match(ln)]
+        lines = [ln for ln in lines if ln]
     lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
     lines = _key_lines(_without_docstrings(lines))
@@ -205,10 +208,11 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
 
 
 _KEY_STATEMENT: Final = re.compile(r"^(?:raise|yield|await)\b")
+_PROMPT: Final = re.compile(r"^(?:>>>|\.\.\.)(?:\s|$)")
 
 
 def _without_docstrings(lines: list[str]) -> list[str]:
-    """Code lines without docstrings and doctest lines (they repeat the prose)."""
+    """Code lines without docstrings (they repeat the prose, doctests and all)."""
     out: list[str] = []
     inside = False
     for line in lines:
@@ -217,8 +221,6 @@ def _without_docstrings(lines: list[str]) -> list[str]:
             inside = inside != (quotes % 2 == 1)
             continue
         if quotes >= 2 and line.startswith(('"""', "'''")):
-            continue
-        if line.startswith((">>>", "...")):
             continue
         out.append(line)
     return out

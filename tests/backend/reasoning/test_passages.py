@@ -84,3 +84,23 @@ def test_a_long_code_block_shows_the_statement_it_raises() -> None:
     shown = coded[0].text
     assert "class ConditionalDropper" in shown and "raise DropEvent" in shown
     assert ">>>" not in shown and "self._peer = peer" not in shown
+
+
+def test_a_doctest_block_shows_its_code_not_its_output() -> None:
+    text = (
+        "If you'd like to enforce immutability, attrs will try to help:\n\n"
+        "```{doctest}\n"
+        ">>> from attrs import frozen\n"
+        ">>> @frozen\n"
+        "... class C:\n"
+        "...     x: int\n"
+        ">>> i = C(1)\n"
+        "Traceback (most recent call last):\n"
+        "attrs.exceptions.FrozenInstanceError: can't set attribute\n"
+        "```\n"
+    )
+    coded = [p for p in passages(source("S1", "Examples", text)) if p.is_code]
+    assert coded
+    shown = coded[0].text
+    assert "`@frozen`" in shown and "`class C:`" in shown
+    assert "Traceback" not in shown and ">>>" not in shown
