@@ -51,7 +51,9 @@ _OPENING_CLAUSE: Final = re.compile(
     re.I,
 )
 _PRONOUN: Final = re.compile(
-    r"\b(?:it|its|they|them|their|this|that|these|those|each|both|either)\b", re.I
+    r"\b(?:it|its|they|them|their|this|that|these|those|each|both|either)\b"
+    r"|\b(?:which|the|that) ones?\b",  # "which one do I put before JSONRenderer?"
+    re.I,
 )
 _IDENTIFIER: Final = re.compile(r"`[^`]+`|\b\w+_\w+\b|\b[A-Za-z]+[A-Z]\w*\b|@\w+")
 
@@ -76,10 +78,27 @@ def question_parts(query: str) -> list[str]:
         parts = [query[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
         parts = [_NUMBERED.sub("", p, count=1).strip(" ;,") for p in parts]
     else:
-        parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(query)]
+        # Statements before the asking sentence set the scene; only the asking sentence is
+        # split ("In development I want X; in production Y. Which …, and which …?" asks two
+        # things, not three), and the scene stays with its first ask.
+        scene, asking = _scene_and_asking(query)
+        parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(asking)]
+        if scene and parts:
+            parts[0] = f"{scene} {parts[0]}"
     parts = [_LEADING_CONJUNCTION.sub("", _NUMBER_MARK.sub("", p)).strip() for p in parts]
     parts = [p[:1].upper() + p[1:] for p in parts if p]
     return parts if len(parts) >= 2 else [query]
+
+
+def _scene_and_asking(query: str) -> tuple[str, str]:
+    """The statements before a question's one asking sentence, and that sentence; ('', query)
+    when the question is one sentence or does not end by asking."""
+    if not query.rstrip().endswith("?"):
+        return "", query
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", query.strip())
+    if len(sentences) < 2:
+        return "", query
+    return " ".join(sentences[:-1]), sentences[-1]
 
 
 def asks(question: str) -> list[Ask]:

@@ -430,10 +430,23 @@ def resolve_parts(parts: list[str], query: str) -> list[str] | None:
     reduce hallucinations?"). None when a pronoun's subject is not certain, or a later part
     has no subject of its own (no name; under two key terms or four words): better unsplit than
     guessed."""
-    subject = first_part_subject(parts[0], query)
+    # The subject is the first ask's, not its scene's: in "In staging we keep DEBUG logs. Which
+    # setting controls the level, and which variable overrides it?", "it" is not DEBUG.
+    asking = re.split(r"(?<=[.!;])\s+(?=[A-Za-z])", parts[0].strip())[-1]
+    subject = first_part_subject(asking, query)
     out = [parts[0]]
     for part in parts[1:]:
         pronouns = {m.group("p").lower() for m in _PRONOUN.finditer(part)}
+        first = _PRONOUN.search(part)
+        before = key_terms(part[: first.start()]) if first is not None else []
+        if (
+            first is not None
+            and first.group("p").lower() in ("they", "them", "their")
+            and any(re.fullmatch(r"[a-z]{3,}[^s]s", t) for t in before)
+        ):
+            # "What do I give the loaded values to so they become the defaults?": the part
+            # names what its pronoun means before it; the first part's name would be a guess.
+            pronouns = set()
         if pronouns:
             singular, plural = pronouns & {"it", "its"}, pronouns & {"they", "them", "their"}
             if subject is None or (singular and plural):

@@ -211,6 +211,13 @@ _PHRASE_CLAUSE: Final = re.compile(
 _WHETHER: Final = re.compile(r"\bwhether\b.*", re.I)
 
 
+_ASKS: Final = re.compile(
+    r"\s*(?:which|what|how|why|when|where|who|whom|whose|is|are|does|do|did|can|could|should|"
+    r"will|would|must)\b",
+    re.I,
+)
+
+
 def asking_part(question: str, phrases: bool = True) -> str:
     """The part of a question that says what it asks for: its sentence that asks (the
     statements before it set the scene), without an opening clause that only sets the scene
@@ -218,9 +225,21 @@ def asking_part(question: str, phrases: bool = True) -> str:
     q = question.strip()
     sentences = split_sentences(q)  # "John H. Johnson" is one sentence
     asking = [s for s in sentences if s.rstrip().endswith("?")]
+    if not asking and len(sentences) > 1 and _ASKS.match(sentences[-1]):
+        asking = sentences[-1:]  # a part cut from a longer question: "… file. Which helper …"
     q = asking[0] if len(asking) == 1 and len(sentences) > 1 else q
     q = _CONDITION_CLAUSE.sub("", q, count=1).strip() or q
     return (_PHRASE_CLAUSE.sub("", q, count=1).strip() or q) if phrases else q
+
+
+_REFERS_BACK: Final = re.compile(
+    r"\b(?:do|does|did|achieve|accomplish|get|make|implement|solve|fix)\s+(?:that|this)\b"
+    r"|\b(?:that|this)\s+(?:happen|work)s?\b",
+    re.I,
+)
+
+
+_POINTS_BACK: Final = re.compile(r"\b(?:it|they|that|this|those|these|ones?)\b", re.I)
 
 
 def analyse(question: str) -> Asked:
@@ -239,7 +258,11 @@ def analyse(question: str) -> Asked:
     counted = _COUNTED.search(q) if kind == "number" else None
     nouns = tuple(counted.group("nouns").lower().split()) if counted else ()
     asks = asking_part(question, phrases=False)
-    focus = tuple(key_terms(asks)) if asks != question.strip() else ()
+    # "… and then put the caller's value back. How do I do that?": the scene is the ask.
+    refers_back = _REFERS_BACK.search(asks) is not None or (
+        len(key_terms(asks)) <= 2 and _POINTS_BACK.search(asks) is not None  # "Which one gets run?"
+    )
+    focus = tuple(key_terms(asks)) if asks != question.strip() and not refers_back else ()
     return Asked(kind, terms, about_default, how_to, nouns, focus, wanted_type(q))
 
 

@@ -72,3 +72,16 @@ def test_a_pronoun_with_no_name_to_carry_is_scored_with_the_first_asks_words() -
     assert len(found) == 2
     assert "logger" in found[1].scored and "go" in found[1].scored
     assert not found[1].named  # a guess: the planner does not search it alone
+
+
+def test_statements_before_the_asking_sentence_are_its_setting_not_asks() -> None:
+    first, second = asks(
+        "In development I want ConsoleRenderer with pretty tracebacks; in production JSON with "
+        "machine-readable tracebacks. Which exception processor must stay out of the "
+        "development chain, and which one do I put before JSONRenderer in production?"
+    )
+    assert first.text == "Which exception processor must stay out of the development chain"
+    assert first.scored.startswith("In development I want ConsoleRenderer")
+    # "which one" is the first ask's "exception processor"
+    assert second.text == "Which one do I put before JSONRenderer in production?"
+    assert "exception processor" in second.scored

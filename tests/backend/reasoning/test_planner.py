@@ -183,6 +183,24 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "multi_part",
         ["How are sources scored", "What weight does recency get?"],
     ),
+    # "they" after a plural noun of its own part means that noun, not the first part's name.
+    (
+        "Which helper tells me where the config file belongs on each OS, and what do I give "
+        "the loaded values to so they become the defaults?",
+        "multi_part",
+        [
+            "Which helper tells me where the config file belongs on each OS",
+            "What do I give the loaded values to so they become the defaults?",
+        ],
+    ),
+    # Statements before the asking sentence are its scene, not asks of their own, and do not
+    # name what a later ask's pronoun means.
+    (
+        "In staging we keep DEBUG logs; in production only warnings. Which setting controls "
+        "the level, and which environment variable overrides it?",
+        "simple",  # "it" is the setting asked about, not the scene's DEBUG: no guess, no split
+        [],
+    ),
     # Two asks whose pronoun has no certain subject: not split into parts (no guess for the
     # pronoun); a later ask is searched with the names it carries, when it carries any.
     ("What did the team ship in June, and how does it handle retries?", "simple", []),

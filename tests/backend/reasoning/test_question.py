@@ -130,3 +130,30 @@ def test_an_initial_does_not_end_the_scene_of_a_question() -> None:
     question = "How many teams attend the meeting where the John H. Johnson Award is given?"
     assert asking_part(question) == question
     assert analyse(question).focus == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "A helper needs to override a context variable for a moment and then put the old value "
+        "back. How do I do that with the contextvars API?",
+        "I merged two groups with CommandCollection and both define a command with the same "
+        "name. Which one gets run?",
+    ],
+)
+def test_an_asking_sentence_that_points_back_makes_the_scene_the_ask(question: str) -> None:
+    assert analyse(question).focus == ()
+
+
+def test_an_asking_sentence_with_its_own_words_is_the_focus() -> None:
+    asked = analyse("I use CommandCollection to merge groups. Which group's callback runs first?")
+    assert asked.focus and "callback" in asked.focus and "commandcollection" not in asked.focus
+
+
+def test_a_part_cut_from_a_question_asks_with_its_last_sentence() -> None:
+    part = (
+        "I want my options' defaults to come from a per-user config file. Which helper tells "
+        "me where that file belongs on each OS"
+    )
+    assert asking_part(part) == "Which helper tells me where that file belongs on each OS"
+    assert not analyse(part).about_default  # the scene's "defaults" is not what is asked
