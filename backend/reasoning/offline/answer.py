@@ -33,7 +33,7 @@ from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.passages import Passage
 from backend.reasoning.offline.pick import Choice, Pick, choose, complement
 from backend.reasoning.offline.polarity import has_negation
-from backend.reasoning.offline.question import Asked, analyse
+from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse
 from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
     capitalised_spans,
@@ -300,6 +300,8 @@ def _passage_per_ask(
         scored = analyse(ask.scored)
         # The ask's own words are what it asks; the setting and carried names weigh half.
         focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
+        if len(own.terms) <= 2 and POINTS_BACK.search(ask.text):
+            focus = ()  # "Where do they go?" asks about what the words it carries name
         asked = Asked(
             own.kind,
             scored.terms,
@@ -308,6 +310,7 @@ def _passage_per_ask(
             own.counted,
             focus,
             wants=own.wants,
+            default_setup=own.default_setup or scored.default_setup,
         )
         view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
         pick = choose(asked, view, sources, vectors)

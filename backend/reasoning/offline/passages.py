@@ -61,6 +61,7 @@ class Passage:
     is_list: bool = False
     is_code: bool = False  # a lead-in with the code block that follows it
     is_changelog: bool = False  # a release-note entry ("Add `x` #123"), not an explanation
+    is_defaults: bool = False  # "the defaults are equivalent to:" with the whole code block
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
 
 
@@ -153,6 +154,8 @@ def passages(source: Source) -> list[Passage]:
         code = _code_after(source.text, first)
         if code is not None:
             out += _code_passages(source, sentences, i, code)
+            if _DEFAULTS_LEAD_IN.search(first.text):
+                out += _defaults_passage(source, first, i)
         if first.lead_in:
             items = _list_after(source.text, sentences, i)
             if items:  # the list answers, with its lead-in; the lead-in alone does not
@@ -205,6 +208,33 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
     lines = _key_lines(_without_docstrings(lines))
     return (match.end(), lines) if lines else None
+
+
+# "Using the defaults, as above, is equivalent to:", "The default configuration looks like
+# this:": the code block that follows is the default setup, spelled out.
+_DEFAULTS_LEAD_IN: Final = re.compile(
+    r"\bdefaults?\b[^.:]{0,60}\b(?:equivalent|equals|same as|looks? like|as follows|following)"
+    r"|\b(?:equivalent|same as)\b[^.:]{0,40}\bdefaults?\b",
+    re.I,
+)
+MAX_DEFAULTS_LINES: Final = 16
+
+
+def _defaults_passage(source: Source, lead: _Sentence, i: int) -> list[Passage]:
+    """The lead-in of a default setup with its whole code (up to :data:`MAX_DEFAULTS_LINES`
+    lines, imports left out): each line is a default someone may ask about."""
+    match = _FENCED.match(source.text, lead.end)
+    if match is None:
+        return []
+    lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not _IMPORT.match(ln) and not ln.startswith(("#", "//"))]
+    if not lines or len(lines) > MAX_DEFAULTS_LINES:
+        return []
+    quote = source.text[lead.start : match.end()].rstrip()
+    shown = f"{plain(lead.text)} " + " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
+    # Its lines are its sentences (as a list's items are): each is compared with the question.
+    members = [lead.text, *lines]
+    return [Passage(source, members, quote, shown, i, is_code=True, is_defaults=True)]
 
 
 _KEY_STATEMENT: Final = re.compile(r"^(?:raise|yield|await)\b")

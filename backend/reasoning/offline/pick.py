@@ -218,7 +218,14 @@ def _stems(text: str) -> frozenset[str]:
 def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
     """The passage that best answers the question, and whether it does."""
     # Code is an answer to "how do I …"; elsewhere an example says less than its prose.
-    candidates = [p for s in sources for p in passages(s) if asked.how_to or not p.is_code]
+    # The default setup spelled out in code answers what the defaults are.
+    defaults = asked.default_setup or asked.about_default
+    candidates = [
+        p
+        for s in sources
+        for p in passages(s)
+        if (asked.how_to and not p.is_defaults) or not p.is_code or (defaults and p.is_defaults)
+    ]
     if not candidates:
         return Pick(None, False)
     idf = _idf(sources)
@@ -292,6 +299,8 @@ def _score(
     # A sentence that adds nothing to the best one dilutes the passage; a list is about what
     # its lead-in line says (its items are the details).
     rest = each[0] if passage.is_list else sum(each) / len(each)
+    if passage.is_defaults:  # the default setup in code: the line that matches is the answer
+        rest = max(each)
     similarity = 0.5 * max(each) + 0.5 * rest
     # The passage's own section heading says what it is about ("There are no configuration
     # options for this middleware class." under "HTTPSRedirectMiddleware"); the document's
@@ -305,7 +314,7 @@ def _score(
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
     if column == 0 and names_wanted_type(asked, passage.quote, asked_question):
         score += TYPED_NAME_BONUS  # "which logger" answered by a name ending in "Logger"
-    if passage.is_list:  # one unit however many items: for a list question, the answer
+    if passage.is_list or passage.is_defaults:  # one unit however many items: for a list
         score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
     else:
         score -= WINDOW_PENALTY * (len(passage.sentences) - 1)

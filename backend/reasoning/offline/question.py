@@ -20,7 +20,11 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.synonyms import DEFAULT_TERM, asks_about_default_setup
+from backend.reasoning.offline.synonyms import (
+    DEFAULT_TERM,
+    about_default_setup,
+    asks_about_default_setup,
+)
 from backend.reasoning.offline.text import key_terms, split_sentences, stem, word_set, words
 
 AnswerKind = Literal[
@@ -187,6 +191,8 @@ class Asked:
     focus: tuple[str, ...] = ()
     # "Which logger …", "which environment variable …": the kind of name asked for.
     wants: tuple[str, ...] = ()
+    # "I haven't configured it", "out of the box": the answer speaks of the default setup.
+    default_setup: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -239,7 +245,7 @@ _REFERS_BACK: Final = re.compile(
 )
 
 
-_POINTS_BACK: Final = re.compile(r"\b(?:it|they|that|this|those|these|ones?)\b", re.I)
+POINTS_BACK: Final = re.compile(r"\b(?:it|they|that|this|those|these|ones?)\b", re.I)
 
 
 def analyse(question: str) -> Asked:
@@ -260,10 +266,19 @@ def analyse(question: str) -> Asked:
     asks = asking_part(question, phrases=False)
     # "… and then put the caller's value back. How do I do that?": the scene is the ask.
     refers_back = _REFERS_BACK.search(asks) is not None or (
-        len(key_terms(asks)) <= 2 and _POINTS_BACK.search(asks) is not None  # "Which one gets run?"
+        len(key_terms(asks)) <= 2 and POINTS_BACK.search(asks) is not None  # "Which one gets run?"
     )
     focus = tuple(key_terms(asks)) if asks != question.strip() and not refers_back else ()
-    return Asked(kind, terms, about_default, how_to, nouns, focus, wanted_type(q))
+    return Asked(
+        kind,
+        terms,
+        about_default,
+        how_to,
+        nouns,
+        focus,
+        wanted_type(q),
+        default_setup=asks_about_default_setup(question),
+    )
 
 
 _WHICH: Final = re.compile(
@@ -292,6 +307,15 @@ def wanted_type(question: str) -> tuple[str, ...]:
 
 
 _IDENT: Final = re.compile(r"[A-Za-z_][\w.]*\w")
+_CHARACTER_WORDS: Final = frozenset(
+    stem(w) for w in ("character", "separator", "delimiter", "symbol", "char")
+)
+_CHARACTER: Final = re.compile(
+    r"`[^\w\s`]{1,2}`|'[^\w\s']{1,2}'|\"[^\w\s\"]{1,2}\""
+    r"|\b(?:colon|semicolon|comma|pipe|slash|backslash|tab|newline|hyphen|dash|underscore|"
+    r"period|dot|whitespace|space|ampersand|asterisk|equals sign)s?\b",
+    re.I,
+)
 _ENV_VAR: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$")
 
 
@@ -303,6 +327,9 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         return False
     said = question.lower()
     wants = {stem(w) for w in asked.wants}
+    if wants & _CHARACTER_WORDS:  # "which character separates …": a character, shown or named
+        found = _CHARACTER.findall(passage)
+        return any(c.lower() not in said for c in found)
     env = "variable" in asked.wants and "environment" in asked.wants
     for token in _IDENT.findall(passage):
         if token.lower() in said or len(token) < 3:
@@ -368,6 +395,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         passage = _REFERENCES.sub(" ", passage)
     if asked.about_default and not _DEFAULT_VALUE.search(passage):
         return False
+    if asked.default_setup and not about_default_setup(passage):
+        return False  # "I haven't configured anything": what happens by default, not otherwise
     if asked.kind == "number":
         return _counts(asked, passage)
     if asked.kind == "list" and enumerates(passage):

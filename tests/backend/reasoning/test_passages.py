@@ -104,3 +104,40 @@ def test_a_doctest_block_shows_its_code_not_its_output() -> None:
     shown = coded[0].text
     assert "`@frozen`" in shown and "`class C:`" in shown
     assert "Traceback" not in shown and ">>>" not in shown
+
+
+DEFAULTS = (
+    "Using the defaults, as above, is equivalent to:\n\n"
+    "```python\n"
+    "import logging\n"
+    "import structlog\n\n"
+    "structlog.configure(\n"
+    "    processors=[\n"
+    "        structlog.processors.add_log_level,\n"
+    "        structlog.processors.StackInfoRenderer(),\n"
+    '        structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),\n'
+    "        structlog.dev.ConsoleRenderer()\n"
+    "    ],\n"
+    "    logger_factory=structlog.PrintLoggerFactory(),\n"
+    ")\n"
+    "```\n"
+)
+
+
+def test_the_default_setup_in_code_is_one_passage_with_every_line() -> None:
+    [whole] = [p for p in passages(source("S1", "Getting started", DEFAULTS)) if p.is_defaults]
+    assert whole.is_code and whole.quote in DEFAULTS
+    assert "utc=False" in whole.text and "PrintLoggerFactory" in whole.text  # past line 3
+    assert "import logging" not in whole.text
+    # the ordinary excerpt still shows only the first lines
+    [short] = [
+        p
+        for p in passages(source("S1", "Getting started", DEFAULTS))
+        if p.is_code and not p.is_defaults
+    ]
+    assert "PrintLoggerFactory" not in short.text
+
+
+def test_code_after_a_lead_in_that_is_not_about_defaults_is_not_a_defaults_passage() -> None:
+    text = DEFAULTS.replace("Using the defaults, as above, is equivalent to:", "Configure it so:")
+    assert not [p for p in passages(source("S1", "Getting started", text)) if p.is_defaults]

@@ -306,3 +306,35 @@ async def test_a_scene_the_sources_only_qualify_is_not_denied(engine: OfflineEng
     )
     pick = await _pick(engine, question, [source("S1", "Recipes", text)])
     assert pick.denial is None
+
+
+SETUP = (
+    "Using the defaults, as above, is equivalent to:\n\n"
+    "```python\n"
+    "structlog.configure(\n"
+    "    processors=[\n"
+    "        structlog.processors.add_log_level,\n"
+    "        structlog.processors.StackInfoRenderer(),\n"
+    '        structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),\n'
+    "        structlog.dev.ConsoleRenderer()\n"
+    "    ],\n"
+    ")\n"
+    "```\n\n"
+    "The timestamps of the console output are easy on the eye and colorful."
+)
+
+
+async def test_the_default_setup_in_code_answers_what_the_defaults_are(
+    engine: OfflineEngine,
+) -> None:
+    question = "Out of the box, what format do the timestamps have, and are they in UTC?"
+    pick = await _pick(engine, question, [source("S1", "Getting started", SETUP)])
+    assert pick.best is not None and pick.best.passage.is_defaults
+    assert "utc=False" in pick.best.passage.text
+
+
+async def test_the_default_setup_in_code_does_not_answer_other_questions(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(engine, "How do I add a timestamp?", [source("S1", "Guide", SETUP)])
+    assert pick.ranked and not any(c.passage.is_defaults for c in pick.ranked)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from backend.reasoning.offline.question import analyse, asking_part, holds_cue, needs_value
+from backend.reasoning.offline.question import (
+    analyse,
+    asking_part,
+    holds_cue,
+    names_wanted_type,
+    needs_value,
+)
 
 
 @pytest.mark.parametrize(
@@ -157,3 +163,19 @@ def test_a_part_cut_from_a_question_asks_with_its_last_sentence() -> None:
     )
     assert asking_part(part) == "Which helper tells me where that file belongs on each OS"
     assert not analyse(part).about_default  # the scene's "defaults" is not what is asked
+
+
+def test_a_question_about_the_default_setup_is_answered_by_a_passage_about_defaults() -> None:
+    asked = analyse("I haven't configured structlog at all. Which logger writes my log lines?")
+    assert asked.default_setup
+    assert holds_cue(asked, "Calling get_logger without configuration gives you a PrintLogger.")
+    assert not holds_cue(asked, "By using the stdlib LoggerFactory, line numbers are expanded.")
+    assert not analyse("Which logger writes my log lines?").default_setup
+
+
+def test_which_character_is_answered_by_a_character_shown_or_named() -> None:
+    question = "On Linux, which character separates the paths taken from one variable?"
+    asked = analyse(question)
+    assert names_wanted_type(asked, "On Unix the splitting happens on every colon (`:`).", question)
+    assert names_wanted_type(asked, "Paths are split on each semicolon.", question)
+    assert not names_wanted_type(asked, "Path types split by the system's rules.", question)
