@@ -71,6 +71,11 @@ _NUMBER: Final = re.compile(
     r"how many|percentage|ratio|port|rate)\b",
     re.I,
 )
+_VERSION: Final = re.compile(
+    r"\b(?:what|which|minimum|min|oldest|earliest|first|lowest|newest|latest)\b"
+    r"(?:\s+[\w'-]+){0,3}?\s+(?:version|release)s?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:docs?|documentation))",
+    re.I,
+)
 _DATE: Final = re.compile(
     r"^\W*when\b|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
     r"|\bin what year\b",
@@ -169,6 +174,7 @@ _KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
     (_WHY, "why"),
     (_HOW, "how"),
     (_LIST, "list"),
+    (_VERSION, "date"),  # "the minimum structlog version": a release, not a count
     (_NUMBER, "number"),
     (_DATE, "date"),
     (_PLACE, "place"),

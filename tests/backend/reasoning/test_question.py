@@ -179,3 +179,22 @@ def test_which_character_is_answered_by_a_character_shown_or_named() -> None:
     assert names_wanted_type(asked, "On Unix the splitting happens on every colon (`:`).", question)
     assert names_wanted_type(asked, "Paths are split on each semicolon.", question)
     assert not names_wanted_type(asked, "Path types split by the system's rules.", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the minimum structlog version I need to pin to customise columns?", "date"),
+        ("What is the oldest Bash version Click's tab completion works with?", "date"),
+        ("From which structlog version on can I expect type hints?", "date"),
+        ("How many versions of the API are supported at once?", "number"),
+        ("What is the minimum size of a chunk?", "number"),
+    ],
+)
+def test_a_question_asking_for_a_version_wants_a_release_not_a_count(
+    question: str, kind: str
+) -> None:
+    asked = analyse(question)
+    assert asked.kind == kind
+    if kind == "date":
+        assert holds_cue(asked, "New in version 23.3.0")
