@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from backend.reasoning.models import Source
+from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.text import split_sentences, words
 
@@ -160,6 +161,7 @@ def passages(source: Source) -> list[Passage]:
             items = _list_after(source.text, sentences, i)
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
+                out += _list_with_context(source, sentences, items, i)
             elif first.usable and len(words(first.text)) >= 2 * MIN_WORDS:
                 # "Starlette only requires `anyio`, and these are optional:" says something
                 # itself; shown as a statement, not as a line ending in ':'.
@@ -307,6 +309,40 @@ def _list_after(text: str, sentences: list[_Sentence], lead: int) -> list[list[_
             items.append([nxt])
         previous = nxt
     return items if len(items) >= 2 else []
+
+
+def _list_with_context(
+    source: Source, sentences: list[_Sentence], items: list[list[_Sentence]], i: int
+) -> list[Passage]:
+    """A lead-in that leans on what comes before ("It can return one of three types:") with
+    its list and the one or two sentences before it that say what "it" is, also across a
+    paragraph break (not across a heading, code block or table)."""
+    lead = sentences[i]
+    opening = words(lead.text)[:1]
+    if not opening or opening[0] not in LEANS_ON_CONTEXT:
+        return []
+    out = []
+    start = i
+    for back in range(i - 1, max(i - MAX_WINDOW, -1), -1):
+        before = sentences[back]
+        gap = source.text[before.end : sentences[back + 1].start]
+        if not before.usable or before.item >= 0 or _GAP_BREAKS.search(gap):
+            break
+        start = back
+        listed = _list_passage(source, lead, items, i)
+        context = source.text[before.start : lead.start]
+        members = [s.text for s in sentences[start:i]] + listed.sentences
+        out.append(
+            Passage(
+                source,
+                members,
+                source.text[before.start : items[-1][-1].end],
+                f"{plain(context).strip()} {listed.text}",
+                start,
+                is_list=True,
+            )
+        )
+    return out
 
 
 def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:

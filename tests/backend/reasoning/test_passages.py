@@ -34,9 +34,27 @@ def test_a_list_item_keeps_the_default_written_on_its_next_line() -> None:
 
 
 def test_a_lead_in_line_is_taken_with_the_list_after_it() -> None:
-    [listed] = [p for p in passages(source("S1", "Limits", LIMITS)) if p.is_list]
+    listed, with_context = [p for p in passages(source("S1", "Limits", LIMITS)) if p.is_list]
     assert listed.text.startswith("It takes instances of `httpx.Limits` which define: ")
     assert "`max_connections`" in listed.text and "`max_keepalive_connections`" in listed.text
+    # "It takes …" leans on the sentence before: that passage is taken with it too
+    assert with_context.text.startswith("You can control the connection pool size")
+    assert with_context.text.endswith(listed.text) and with_context.quote in LIMITS
+
+
+def test_a_lead_in_that_does_not_lean_on_what_precedes_is_taken_alone() -> None:
+    text = LIMITS.replace("It takes instances", "The argument takes instances")
+    assert len([p for p in passages(source("S1", "Limits", text)) if p.is_list]) == 1
+
+
+def test_a_leaning_lead_in_is_taken_with_the_paragraph_before_but_not_a_heading() -> None:
+    text = "The last processor adapts the event dict.\n\nIt can return:\n\n- a string\n- a tuple\n"
+    found = [p.text for p in passages(source("S1", "Processors", text)) if p.is_list]
+    assert any(
+        t.startswith("The last processor adapts the event dict. It can return") for t in found
+    )
+    headed = "# The last processor adapts it\n\nIt can return:\n\n- a string\n- a tuple\n"
+    assert len([p for p in passages(source("S1", "Processors", headed)) if p.is_list]) == 1
 
 
 def test_a_lead_in_line_before_its_list_is_never_a_passage_alone() -> None:
