@@ -198,3 +198,21 @@ def test_a_question_asking_for_a_version_wants_a_release_not_a_count(
     assert asked.kind == kind
     if kind == "date":
         assert holds_cue(asked, "New in version 23.3.0")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "explains"),
+    [
+        ("If you have caching enabled, any cached loggers will not be affected.", True),
+        ("`capture_logs()` relies on changing the configuration.", True),
+        ("The proxy is cached on first use, so it never sees a later configure().", True),
+        ("You can enable caching in the configuration.", False),
+        ("If you want colors, install Rich.", False),
+    ],
+)
+def test_a_why_is_answered_by_a_cause_or_a_spelled_out_consequence(
+    sentence: str, explains: bool
+) -> None:
+    asked = analyse("Since I turned on caching, my test helper misses entries. Why?")
+    assert asked.kind == "why"
+    assert holds_cue(asked, sentence) is explains
