@@ -67,6 +67,7 @@ CLOSE_SIMILARITY: Final = 0.6
 DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 WINDOW_PENALTY: Final = 0.04
+ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
@@ -317,7 +318,7 @@ def _score(
     if passage.is_list or passage.is_defaults:  # one unit however many items: for a list
         score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
     else:
-        score -= WINDOW_PENALTY * (len(passage.sentences) - 1)
+        score -= window_penalty(passage.sentences, cov, terms, context, idf, focus, passage.section)
     opening = words(passage.sentences[0])[:1]
     if opening and opening[0] in LEANS_ON_CONTEXT:
         score *= 0.9
@@ -325,6 +326,27 @@ def _score(
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def window_penalty(
+    sentences: list[str],
+    whole: float,
+    terms: list[str],
+    context: str,
+    idf: dict[str, float],
+    focus: tuple[str, ...] = (),
+    section: str = "",
+) -> float:
+    """What the sentences after the first cost a window (``whole``: the window's coverage of
+    the question): a sentence that adds none of the question's words dilutes the passage; a
+    window holding clearly more of the question than its best sentence alone pays half
+    ("capture_logs() relies on changing the configuration." before "If you have caching
+    enabled, cached loggers will not be affected.")."""
+    if len(sentences) < 2:
+        return 0.0
+    alone = max(coverage(terms, f"{section}\n{t}", context, idf, focus) for t in sentences)
+    share = 0.5 if whole >= alone + ADDS_COVERAGE else 1.0
+    return share * WINDOW_PENALTY * (len(sentences) - 1)
 
 
 def complement(asked: Asked, pick: Pick) -> Choice | None:

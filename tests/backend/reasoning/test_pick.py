@@ -7,12 +7,14 @@ import pytest
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.pick import (
+    WINDOW_PENALTY,
     choose,
     coverage,
     denies,
     identifiers,
     names_code,
     unknown_names,
+    window_penalty,
 )
 from backend.reasoning.offline.question import analyse
 from tests.backend.reasoning.corpus import source
@@ -338,3 +340,19 @@ async def test_the_default_setup_in_code_does_not_answer_other_questions(
 ) -> None:
     pick = await _pick(engine, "How do I add a timestamp?", [source("S1", "Guide", SETUP)])
     assert pick.ranked and not any(c.passage.is_defaults for c in pick.ranked)
+
+
+def test_a_sentence_that_adds_the_questions_words_earns_half_its_place_in_a_window() -> None:
+    terms = ["cache", "logger", "capture", "logs", "configuration", "tests"]
+    idf = {"": 1.0}
+    answer = "If you have cache_logger_on_first_use enabled, cached loggers are not affected."
+    adds = "Note: `capture_logs()` relies on changing the configuration."
+    idle = "The console output comes in nice colors."
+
+    def penalty(sentences: list[str]) -> float:
+        whole = coverage(terms, " ".join(sentences), "", idf)
+        return window_penalty(sentences, whole, terms, "", idf)
+
+    assert penalty([answer]) == 0.0
+    assert penalty([adds, answer]) == pytest.approx(WINDOW_PENALTY / 2)
+    assert penalty([answer, idle]) == pytest.approx(WINDOW_PENALTY)
