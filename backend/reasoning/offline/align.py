@@ -258,7 +258,11 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
         start = text.find(token.lower(), offset)
         offset = start + len(token)
         word = token.lower()
-        negates = word in NEGATIONS or word.endswith("n't") or _fail_to(toks, i)
+        # "without" narrows who or what is meant ("species without sequenced genomes",
+        # "patients without diabetes"); it does not deny the finding.
+        negates = (
+            (word in NEGATIONS and word != "without") or word.endswith("n't") or _fail_to(toks, i)
+        )
         if word == "nor" and any(t.lower() == "neither" for t in toks[:i]):
             continue  # "neither A nor B reduced X" negates once
         if not negates or any(start <= s <= start + 8 for s in skip):

@@ -553,3 +553,14 @@ def test_five_of_nine_claim_words_with_a_stated_change_support() -> None:
         "In older adults, blood pressure at rest fell after a year of training three times a week."
     )
     assert stance(claim, other, 0.66)[0] == "supports"
+
+
+def test_without_narrows_who_is_meant_and_does_not_negate_the_statement() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    # Two conditions, both of which can hold: no conflict.
+    claim = "The proxy caches responses for clients with cookies."
+    other = "The proxy caches responses for clients without cookies."
+    assert stance(claim, other, 0.75)[0] != "contradicts"
+    negated = "The proxy does not cache responses for clients with cookies."
+    assert stance(claim, negated, 0.75)[0] == "contradicts"
