@@ -43,6 +43,7 @@ from typing import Final
 from backend.reasoning.offline.direction import direction_signal
 from backend.reasoning.offline.polarity import (
     AXIS_OF,
+    MOVEMENT,
     NEGATIONS,
     NORMATIVE,
     axis_side,
@@ -54,6 +55,7 @@ from backend.reasoning.offline.signals import (
     is_year_token,
     number_conflicts,
     same_subject,
+    spelled_out,
     tokens,
     unit_of,
     value_conflicts,
@@ -131,7 +133,9 @@ def _missing_names(claim: str, other: str) -> list[str]:
     return [
         n
         for n in names(claim)
-        if not mentions(other, n) and not any(c.lower() in lowered for c in _core(n))
+        if not mentions(other, n)
+        and not any(c.lower() in lowered for c in _core(n))
+        and not spelled_out(n, other)
     ]
 
 
@@ -167,8 +171,15 @@ def content(text: str) -> frozenset[str]:
 
 
 def _shares_enough(claim: str, other: str) -> bool:
+    return shared_share(claim, other) >= MIN_SHARED
+
+
+def shared_share(claim: str, other: str) -> float:
+    """Share of the claim's content words that ``other`` uses (by stem, or through an
+    acronym: "brown adipose tissue" / "BAT")."""
     mine = content(claim)
-    return bool(mine) and len(mine & content(other)) / len(mine) >= MIN_SHARED
+    theirs = content(other) | spelled_out(claim, other)
+    return len(mine & theirs) / len(mine) if mine else 0.0
 
 
 def _content_words(toks: list[str]) -> list[_Word]:
@@ -247,7 +258,11 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
         start = text.find(token.lower(), offset)
         offset = start + len(token)
         word = token.lower()
-        negates = word in NEGATIONS or word.endswith("n't") or _fail_to(toks, i)
+        # "without" narrows who or what is meant ("species without sequenced genomes",
+        # "patients without diabetes"); it does not deny the finding.
+        negates = (
+            (word in NEGATIONS and word != "without") or word.endswith("n't") or _fail_to(toks, i)
+        )
         if word == "nor" and any(t.lower() == "neither" for t in toks[:i]):
             continue  # "neither A nor B reduced X" negates once
         if not negates or any(start <= s <= start + 8 for s in skip):
@@ -368,11 +383,19 @@ def _neighbours(toks: list[str], words: dict[int, str], i: int, step: int, width
 
 
 def _axis_words(toks: list[str]) -> list[tuple[str, int, int]]:
+    """(axis, side, index) of each opposite term. A judged term lowered by the movement
+    word right before it takes the other side: "decreased susceptibility" is resistance,
+    "reduced efficacy" is the ineffective side."""
     out = []
     for i, token in enumerate(toks):
         hit = axis_side(token.lower())
-        if hit is not None:
-            out.append((hit[0], hit[1], i))
+        if hit is None:
+            continue
+        axis, side = hit
+        before = axis_side(toks[i - 1].lower()) if i > 0 else None
+        if axis not in MOVEMENT and before == ("increase/decrease", 1):
+            side = 1 - side
+        out.append((axis, side, i))
     return out
 
 

@@ -93,6 +93,12 @@ _SECTION_LABEL: Final = re.compile(
     r"SIGNIFICANCE|IMPORTANCE|RELEVANCE)(?:\s+AND\s+|\s*/\s*|\s+)?)+(?=[A-Z][a-z])"
 )
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
+# An acronym: three to six capitals, maybe a plural "s" ("BAT", "DSBs"); not an RFC 2119
+# keyword ("MUST", "NOT").
+_ACRONYM: Final = re.compile(r"\b[A-Z]{3,6}s?\b")
+_NOT_ACRONYMS: Final = frozenset(
+    {"MUST", "SHALL", "SHOULD", "MAY", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL"}
+)
 
 
 def same_subject(a: str, b: str) -> bool:
@@ -108,12 +114,55 @@ def same_subject(a: str, b: str) -> bool:
     # not …" / "… GAVI eligibility is associated …" open differently but agree on GAVI).
     if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
         return True
-    if spans_a and spans_b and not mentions(b, spans_a[0]) and not mentions(a, spans_b[0]):
+    if spans_a and spans_b and not _names_it(b, spans_a[0]) and not _names_it(a, spans_b[0]):
         return False
     stems_a, stems_b = _plain_stems(a), _plain_stems(b)
     if not stems_a or not stems_b:
         return False
-    return len(stems_a & stems_b) / min(len(stems_a), len(stems_b)) >= 0.5
+    shared = stems_a & (stems_b | spelled_out(a, b))
+    return len(shared) / min(len(stems_a), len(stems_b)) >= 0.5
+
+
+def _names_it(text: str, name: str) -> bool:
+    """Does ``text`` mention ``name``, spell out its acronym or use the acronym of its
+    words?"""
+    return mentions(text, name) or bool(spelled_out(name, text))
+
+
+def spelled_out(text: str, other: str) -> frozenset[str]:
+    """Stems of ``text``'s words that ``other`` states through an acronym, and stems of
+    ``text``'s acronyms that ``other`` spells out: against "increased BAT activity", the
+    words "brown adipose tissue" count as said; against "patent ductus arteriosus", "PDA"
+    does. Abstracts define an acronym once and use it after, so a sentence read alone
+    names the claim's thing only by its letters."""
+    found: set[str] = set()
+    for acronym in _acronyms(other) - _acronyms(text):
+        found.update(_spelling(text, acronym))
+    for acronym in _acronyms(text) - _acronyms(other):
+        if _spelling(other, acronym):
+            found.add(stem(acronym.lower()))
+    return frozenset(found)
+
+
+def _acronyms(text: str) -> set[str]:
+    return {a for a in _ACRONYM.findall(text) if a not in _NOT_ACRONYMS}
+
+
+def _spelling(text: str, acronym: str) -> list[str]:
+    """Stems of the consecutive content words of ``text`` whose initials (each part of a
+    hyphenated word counting) spell ``acronym``; [] when none do."""
+    letters = acronym.removesuffix("s").lower()
+    toks = [
+        t for t in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", text) if t.lower() not in STOPWORDS
+    ]
+    for start in range(len(toks)):
+        spelled, end = "", start
+        while end < len(toks) and len(spelled) < len(letters):
+            spelled += "".join(part[0].lower() for part in toks[end].split("-"))
+            end += 1
+        if spelled == letters:
+            return [stem(t.lower()) for t in toks[start:end]]
+    return []
 
 
 def _names(text: str) -> list[str]:

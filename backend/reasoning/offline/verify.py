@@ -6,14 +6,18 @@ those are not independent. Sources merged into the claim as near-duplicates ther
 as agreeing witnesses. A claim with no ``source_ids`` is checked against every source; that is
 how a free-standing claim is checked against a corpus (SciFact-style).
 
-For each evidence source, its (at most two) usable sentences (those claims are drawn from:
-4–90 words, no headings, code fences or table rows) most similar to the claim with cosine
-≥ :data:`RELEVANT` are read. A sentence **contradicts** when it makes the same statement
-with an incompatible value (:func:`~backend.reasoning.offline.align.aligned_conflicts`): the
-same subject and predicate or attribute, with the negation, opposite term, number, year,
-value or opposite movement (:mod:`~backend.reasoning.offline.direction`) sitting on that
-shared part, not merely somewhere in a similar sentence; otherwise it **supports** when cosine ≥
-:data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words,
+For each evidence source, its (at most :data:`PER_SOURCE`, three) usable sentences (those
+claims are drawn from: 4–90 words, no headings, code fences or table rows) most similar to
+the claim with cosine ≥ :data:`RELEVANT` are read: an abstract opens with its topic and its
+aim, so the finding often ranks third. A sentence **contradicts** when it makes the same
+statement with an incompatible value
+(:func:`~backend.reasoning.offline.align.aligned_conflicts`): the same subject and predicate
+or attribute, with the negation, opposite term, number, year, value or opposite movement
+(:mod:`~backend.reasoning.offline.direction`) sitting on that shared part, not merely
+somewhere in a similar sentence, and cosine ≥ :data:`CONTRA_RELEVANT` (a contradiction
+needs a closer sentence than support does); otherwise it **supports** when cosine ≥
+:data:`SUPPORTS` or it holds at least :data:`LEXICAL_SUPPORT` of the claim's content words
+(an acronym counting as the words it stands for: "BAT" for "brown adipose tissue"),
 and, when the claim states a change (something moves up or down, or is negated: see
 :func:`~backend.reasoning.offline.direction.directions`), the sentence states one too; a
 sentence that only sets the topic ("OBJECTIVE To determine whether metformin use is
@@ -67,7 +71,7 @@ from typing import Final, Literal
 import numpy as np
 
 from backend.reasoning.models import Claim, EvidenceItem, Source, Verdict, VerdictLabel
-from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, content
+from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, shared_share
 from backend.reasoning.offline.claims import Candidate, candidate_sentences, quality
 from backend.reasoning.offline.direction import (
     directions,
@@ -77,15 +81,21 @@ from backend.reasoning.offline.direction import (
 )
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.polarity import has_negation, polarity
-from backend.reasoning.offline.signals import Signal, same_subject
+from backend.reasoning.offline.signals import Signal, same_subject, spelled_out
 from backend.reasoning.offline.text import content_stems
 
-RELEVANT: Final = 0.55
+# Reading thresholds. Since support needs a stated change when the claim states one (and
+# an aim is no finding), a looser reading no longer confirms claims on topic alone: on
+# SciFact's 809 train claims, 3 sentences per source, relevance 0.5 and lexical support 0.55
+# (from 2, 0.55 and 0.6) raised macro-F1 0.571 → 0.587 on both halves, with contradictions
+# kept at 0.55 so that documentation runs do not flag more of them.
+RELEVANT: Final = 0.5
+CONTRA_RELEVANT: Final = 0.55
 SUPPORTS: Final = 0.7
-LEXICAL_SUPPORT: Final = 0.6
+LEXICAL_SUPPORT: Final = 0.55
 MIN_WEIGHT: Final = 0.2
 CONTRA_WEIGHT: Final = 2.0
-PER_SOURCE: Final = 2
+PER_SOURCE: Final = 3
 SMOOTHING: Final = 0.5
 KEEP: Final = 3  # evidence items kept per stance
 # A study's stated aim is a question, not a finding: "The aim of this study was to …", "Our
@@ -195,15 +205,14 @@ def is_null(sentence: str) -> bool:
 def _about_the_same(claim: str, sentence: str) -> bool:
     """The gate every contradiction passes: the same subject and at least
     :data:`~backend.reasoning.offline.align.MIN_SHARED` of the claim's content words."""
-    mine = content(claim)
-    shared = len(mine & content(sentence)) / len(mine) if mine else 0.0
-    return same_subject(claim, sentence) and shared >= MIN_SHARED
+    return same_subject(claim, sentence) and shared_share(claim, sentence) >= MIN_SHARED
 
 
 def lexical_support(claim: str, sentence: str) -> float:
     """Share of the claim's content words (stems) that the sentence also uses."""
     mine = content_stems(claim)
-    return len(mine & content_stems(sentence)) / len(mine) if mine else 0.0
+    theirs = content_stems(sentence) | spelled_out(claim, sentence)
+    return len(mine & theirs) / len(mine) if mine else 0.0
 
 
 def _independent(claim: Claim, sources: list[Source]) -> list[Source]:
@@ -233,9 +242,12 @@ def _verify(
         ranked = sorted(by_source.get(source.id, []), key=lambda c: (-sims[c.index], c.index))
         for cand in ranked[:PER_SOURCE]:
             similarity = float(sims[cand.index])
-            if similarity >= RELEVANT:
-                label, signals = stance(claim.text, cand.text, similarity)
-                readings.append(_Reading(source, cand.text, similarity, label, signals))
+            if similarity < RELEVANT:
+                continue
+            label, signals = stance(claim.text, cand.text, similarity)
+            if label == "contradicts" and similarity < CONTRA_RELEVANT:
+                label, signals = "neutral", []
+            readings.append(_Reading(source, cand.text, similarity, label, signals))
     return _decide(claim, readings)
 
 

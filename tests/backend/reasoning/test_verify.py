@@ -450,3 +450,117 @@ def test_an_unrelated_thing_named_in_a_claim_is_not_a_claim_of_no_effect() -> No
 
     assert not null_claim("Bound transcripts are more stable than unassociated transcripts.")
     assert null_claim("Hip fracture risk is unrelated to statin use.")
+
+
+def test_an_acronym_in_the_sentence_counts_as_the_claims_spelled_out_words() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    # An abstract defines "brown adipose tissue (BAT)" once and uses the letters after.
+    claim = "Chenodeoxycholic acid treatment decreases brown adipose tissue activity."
+    other = (
+        "Treatment of 12 healthy female subjects with CDCA for 2 days resulted in increased "
+        "BAT activity."
+    )
+    label, signals = stance(claim, other, 0.75)
+    assert label == "contradicts"
+    assert "activity" in signals[0].detail
+
+
+def test_a_claims_acronym_spelled_out_in_the_sentence_is_named_there() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Enabling TLS increases the latency of the first request."
+    other = "Enabling Transport Layer Security reduces the latency of the first request."
+    assert stance(claim, other, 0.75)[0] == "contradicts"
+    agreeing = "Enabling Transport Layer Security increases the latency of the first request."
+    assert stance(claim, agreeing, 0.75)[0] == "supports"
+
+
+def test_initials_that_only_happen_to_match_are_not_an_acronym() -> None:
+    from backend.reasoning.offline.signals import spelled_out
+
+    # Stopwords do not spell: "the last session" is not "TLS"; two capitals are too few.
+    assert spelled_out("Close the last session first.", "Enable TLS first.") == frozenset()
+    assert spelled_out("Hazard ratio was high.", "The HR was high.") == frozenset()
+    assert spelled_out("Enable transport layer security.", "Enable TLS.") == {
+        "transport",
+        "layer",
+        "secur",
+    }
+
+
+def test_a_lowered_judgement_takes_the_other_side_of_its_axis() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    # "decreased susceptibility" is resistance, not its opposite.
+    claim = "N348I mutations cause resistance to nevirapine."
+    agreeing = "N348I mutations decreased susceptibility to nevirapine."
+    assert stance(claim, agreeing, 0.75)[0] == "supports"
+    opposite = "N348I mutations increased susceptibility to nevirapine."
+    assert stance(claim, opposite, 0.75)[0] == "contradicts"
+    claim = "The new parser is effective at rejecting malformed headers."
+    lowered = "The new parser showed reduced effectiveness at rejecting malformed headers."
+    assert stance(claim, lowered, 0.75)[0] == "contradicts"
+
+
+def _read(claim: str, sentences: list[str], cosines: list[float]) -> Verdict:
+    """The verdict from one other source whose sentences have these cosines to the claim."""
+    import numpy as np
+
+    from backend.reasoning.offline.claims import Candidate
+    from backend.reasoning.offline.verify import _verify
+
+    other = source("S2", "Other", " ".join(sentences))
+    cands = [Candidate(index=i, source=other, text=s) for i, s in enumerate(sentences)]
+    return _verify(
+        Claim(id="C1", text=claim, source_ids=[]), [other], {"S2": cands}, np.array(cosines)
+    )
+
+
+ASPIRIN = "Daily aspirin reduces the risk of colorectal cancer in adults."
+ASPIRIN_TOPIC = [
+    "The risk of colorectal cancer in adults taking daily aspirin was the primary outcome.",
+    "Daily aspirin and the risk of colorectal cancer in adults were recorded for ten years.",
+]
+
+
+def test_the_third_closest_sentence_of_a_source_is_read() -> None:
+    # Abstracts open with the topic and the aim; the finding often ranks third.
+    finding = (
+        "Among adults, those on daily aspirin had 30% fewer colorectal cancers than those on "
+        "placebo."
+    )
+    verdict = _read(ASPIRIN, [*ASPIRIN_TOPIC, finding], [0.95, 0.92, 0.80])
+    assert verdict.verdict == "supported"
+    assert verdict.evidence[0].quote == finding
+
+
+def test_a_loosely_similar_sentence_supports_but_does_not_contradict() -> None:
+    # Cosine 0.52: read for support (the claim's words and its change are there), but a
+    # contradiction still needs cosine 0.55.
+    agreeing = "In adults, daily aspirin lowered the risk of colorectal cancer."
+    assert _read(ASPIRIN, [agreeing], [0.52]).verdict == "supported"
+    opposite = "In adults, daily aspirin increased the risk of colorectal cancer."
+    assert _read(ASPIRIN, [opposite], [0.52]).verdict == "unverifiable"
+    assert _read(ASPIRIN, [opposite], [0.56]).verdict == "contradicted"
+
+
+def test_five_of_nine_claim_words_with_a_stated_change_support() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    claim = "Regular exercise lowers resting blood pressure in older adults with hypertension."
+    other = (
+        "In older adults, blood pressure at rest fell after a year of training three times a week."
+    )
+    assert stance(claim, other, 0.66)[0] == "supports"
+
+
+def test_without_narrows_who_is_meant_and_does_not_negate_the_statement() -> None:
+    from backend.reasoning.offline.verify import stance
+
+    # Two conditions, both of which can hold: no conflict.
+    claim = "The proxy caches responses for clients with cookies."
+    other = "The proxy caches responses for clients without cookies."
+    assert stance(claim, other, 0.75)[0] != "contradicts"
+    negated = "The proxy does not cache responses for clients with cookies."
+    assert stance(claim, negated, 0.75)[0] == "contradicts"
