@@ -119,7 +119,8 @@ _DEFAULT: Final = re.compile(
 _CUES: Final[dict[str, re.Pattern[str]]] = {
     "number": re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|"
-        r"thousand|million|no limit|unlimited|infinite)\b",
+        r"thousand|million|no limit|unlimited|infinite|infinitely|forever|indefinitely|"
+        r"without (?:a )?limit)\b",
         re.I,
     ),
     "date": re.compile(
@@ -159,7 +160,8 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
 _DEFAULT_VALUE: Final = re.compile(
-    r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\b(?:true|false|none|null|enabled|disabled|on|off)\b)"
+    r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\b(?:true|false|none|null|enabled|disabled|on|off|"
+    r"forever|never|always|unlimited|infinite|indefinitely)\b)"
     r"|(?:\d|`[^`]+`|\b(?:true|false|none|null)\b)[^.]{0,80}?\bdefaults?\b"
     r"|\bby default\b|\bnot \w+ \w* ?by default\b"
     r"|\b\w+\s?=\s?(?:\d|true\b|false\b|none\b)",  # a signature's keyword default
@@ -372,7 +374,13 @@ def _counts(asked: Asked, passage: str) -> bool:
     """A number for a "how many" question: digits, or a number word that counts the asked
     thing ("two worker processes"; "prompts in two different places" does not count
     seconds)."""
-    if re.search(r"\d|\b(?:no limit|unlimited|infinite)\b", passage, re.I):
+    # "retries forever" answers "how many times does it retry?"
+    if re.search(
+        r"\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
+        r"|without (?:a )?limit)\b",
+        passage,
+        re.I,
+    ):
         return True
     for match in _NUMBER_WORD.finditer(passage):
         after = words(passage[match.end() :])[:3]

@@ -48,6 +48,7 @@ _GROUPS: Final = (
     "speed performance fast",
     "test testing tests",
     "pickle pickleable pickling serialize",
+    "doubling exponential backoff",
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

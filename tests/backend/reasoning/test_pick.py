@@ -227,6 +227,9 @@ def test_a_synonym_counts_towards_coverage() -> None:
     assert held > 0.5  # "drops" stands for "throws … away"
     unrelated = coverage(["throws", "entries"], "Every entry gets a timestamp.", "", idf)
     assert unrelated < held
+    # "doubling the delay" is what "exponential backoff" does
+    text = "It's hard to beat exponential backoff when retrying remote endpoints."
+    assert coverage(["doubling", "delay"], text, "", idf) > 0.3
 
 
 def test_without_configuration_covers_a_question_about_the_default_setup() -> None:

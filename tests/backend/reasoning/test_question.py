@@ -216,3 +216,10 @@ def test_a_why_is_answered_by_a_cause_or_a_spelled_out_consequence(
     asked = analyse("Since I turned on caching, my test helper misses entries. Why?")
     assert asked.kind == "why"
     assert holds_cue(asked, sentence) is explains
+
+
+def test_how_many_times_by_default_is_answered_by_forever() -> None:
+    asked = analyse("By default, how many times does it retry a failing function?")
+    assert asked.kind == "number" and asked.about_default
+    assert holds_cue(asked, "The default behavior is to retry forever without waiting.")
+    assert not holds_cue(asked, "The default behavior is to retry without waiting.")
