@@ -85,7 +85,8 @@ COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word 
 _DENIAL: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
-    r"take|accept|offer|include|permit|enable|recogni[sz]e|understand)\b"
+    r"take|accept|offer|include|permit|enable|recogni[sz]e|understand|attempt|auto\w*|"
+    r"automatically)\b"
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
     r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
     r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"

@@ -160,6 +160,9 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
             False,
         ),
         ("Unless the feature is not supported by the server, it is used.", False),
+        ("Click does not auto correct parameters, unlike argparse.", True),
+        ("So Click does not attempt to be magical about this.", True),
+        ("Click does not print anything here.", False),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
