@@ -140,3 +140,22 @@ def rag() -> list[Source]:
             sub_query_ids=["q3"],
         ),
     ]
+
+
+# A default setup spelled out in code, after a lead-in that says so.
+DEFAULT_SETUP = (
+    "Using the defaults, as above, is equivalent to:\n\n"
+    "```python\n"
+    "import logging\n"
+    "import structlog\n\n"
+    "structlog.configure(\n"
+    "    processors=[\n"
+    "        structlog.processors.add_log_level,\n"
+    "        structlog.processors.StackInfoRenderer(),\n"
+    '        structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),\n'
+    "        structlog.dev.ConsoleRenderer()\n"
+    "    ],\n"
+    "    logger_factory=structlog.PrintLoggerFactory(),\n"
+    ")\n"
+    "```\n"
+)

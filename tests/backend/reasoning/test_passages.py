@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from backend.reasoning.offline.passages import answerable, passages
+from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
 from tests.backend.reasoning.corpus import source
 
 LIMITS = """You can control the connection pool size using the `limits` argument.
@@ -122,24 +123,6 @@ def test_a_doctest_block_shows_its_code_not_its_output() -> None:
     shown = coded[0].text
     assert "`@frozen`" in shown and "`class C:`" in shown
     assert "Traceback" not in shown and ">>>" not in shown
-
-
-DEFAULTS = (
-    "Using the defaults, as above, is equivalent to:\n\n"
-    "```python\n"
-    "import logging\n"
-    "import structlog\n\n"
-    "structlog.configure(\n"
-    "    processors=[\n"
-    "        structlog.processors.add_log_level,\n"
-    "        structlog.processors.StackInfoRenderer(),\n"
-    '        structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),\n'
-    "        structlog.dev.ConsoleRenderer()\n"
-    "    ],\n"
-    "    logger_factory=structlog.PrintLoggerFactory(),\n"
-    ")\n"
-    "```\n"
-)
 
 
 def test_the_default_setup_in_code_is_one_passage_with_every_line() -> None:

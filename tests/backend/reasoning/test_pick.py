@@ -17,7 +17,7 @@ from backend.reasoning.offline.pick import (
     window_penalty,
 )
 from backend.reasoning.offline.question import analyse
-from tests.backend.reasoning.corpus import source
+from tests.backend.reasoning.corpus import DEFAULT_SETUP, source
 
 TIMEOUTS = (
     "HTTPX is careful to enforce timeouts everywhere by default.\n\n"
@@ -316,20 +316,7 @@ async def test_a_scene_the_sources_only_qualify_is_not_denied(engine: OfflineEng
     assert pick.denial is None
 
 
-SETUP = (
-    "Using the defaults, as above, is equivalent to:\n\n"
-    "```python\n"
-    "structlog.configure(\n"
-    "    processors=[\n"
-    "        structlog.processors.add_log_level,\n"
-    "        structlog.processors.StackInfoRenderer(),\n"
-    '        structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),\n'
-    "        structlog.dev.ConsoleRenderer()\n"
-    "    ],\n"
-    ")\n"
-    "```\n\n"
-    "The timestamps of the console output are easy on the eye and colorful."
-)
+SETUP = DEFAULT_SETUP + "\nThe timestamps of the console output are easy on the eye and colorful."
 
 
 async def test_the_default_setup_in_code_answers_what_the_defaults_are(
