@@ -260,6 +260,12 @@ _REFERS_BACK: Final = re.compile(
 POINTS_BACK: Final = re.compile(r"\b(?:it|they|that|this|those|these|ones?)\b", re.I)
 
 
+_ACTOR: Final = re.compile(
+    r"^\W*(?i:how)\s+(?:does|do|did|can|could|would|will|should)\s+"
+    r"(?!I\b)(?P<actor>[A-Z][\w.-]*|the\s+\w+|it|they)\s+(?P<rest>\w.+)$"
+)
+
+
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
@@ -281,6 +287,11 @@ def analyse(question: str) -> Asked:
         len(key_terms(asks)) <= 2 and POINTS_BACK.search(asks) is not None  # "Which one gets run?"
     )
     focus = tuple(key_terms(asks)) if asks != question.strip() and not refers_back else ()
+    if not focus and not refers_back and (acting := _ACTOR.match(asks)):
+        # "How does MARSA score the quality of a source?": the documents name what does it
+        # ("`scoring.py` scores …"); the verb and its object are what is asked.
+        asked_part = key_terms(acting.group("rest"))
+        focus = tuple(asked_part) if len(asked_part) >= 2 else ()
     return Asked(
         kind,
         terms,

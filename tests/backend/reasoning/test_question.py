@@ -223,3 +223,14 @@ def test_how_many_times_by_default_is_answered_by_forever() -> None:
     assert asked.kind == "number" and asked.about_default
     assert holds_cue(asked, "The default behavior is to retry forever without waiting.")
     assert not holds_cue(asked, "The default behavior is to retry without waiting.")
+
+
+def test_how_does_x_verb_asks_about_the_verb_and_its_object_not_the_actor() -> None:
+    # the documents name what does it ("`scoring.py` scores the quality of every source")
+    assert analyse("How does MARSA score the quality of a source?").focus == (
+        "score",
+        "quality",
+        "source",
+    )
+    assert analyse("How does the GZip middleware decide what to compress?").focus
+    assert analyse("How do I get my group to run?").focus == ()  # "I" acts in no document
