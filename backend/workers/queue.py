@@ -7,12 +7,15 @@ that heartbeat goes stale (the worker died): that is how a killed worker's run i
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import Literal
 
 import psycopg
 from pgqueuer import Queries
+from pgqueuer.domain.settings import DBSettings
+from psycopg import sql
 
 ENTRYPOINT = "marsa_research"
 
@@ -65,6 +68,18 @@ class RunQueue:
     async def put(self, job: RunJob) -> None:
         """Queue the run; a free worker picks it up (woken by PostgreSQL's NOTIFY)."""
         await self.queries.enqueue(ENTRYPOINT, job.payload())
+
+    async def size(self, timeout: float = 3.0) -> int:
+        """Jobs in the queue now (waiting or being worked on); raises when the database does
+        not answer within ``timeout``."""
+        table = DBSettings().queue_table
+        query = sql.SQL("SELECT count(*) FROM {} WHERE entrypoint = %s").format(
+            sql.Identifier(table)
+        )
+        async with self.connection.cursor() as cursor:
+            await asyncio.wait_for(cursor.execute(query, (ENTRYPOINT,)), timeout)
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def close(self) -> None:
         await self.connection.close()

@@ -143,15 +143,16 @@ class Cluster:
         for worker in new:
             self.wait_ready(worker)
 
-    def holder_pid(self, run_id: str, deadline_s: float = 60.0) -> int:
-        """The pid of the worker that holds the run (its id is host:pid:random)."""
+    def holder_pid(self, run_id: str, deadline_s: float = 60.0, other_than: int = 0) -> int:
+        """The pid of the worker that holds the run (its id is host:pid:random), once it is
+        not ``other_than``."""
         end = time.monotonic() + deadline_s
         with psycopg.connect(self.database_url, autocommit=True) as conn:
             while True:
                 row = conn.execute(
                     "SELECT worker_id FROM marsa_run_control WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                if row and row[0]:
+                if row and row[0] and int(row[0].split(":")[1]) != other_than:
                     return int(row[0].split(":")[1])
                 assert time.monotonic() < end, f"no worker took run {run_id}"
                 time.sleep(0.1)

@@ -175,6 +175,49 @@ def test_a_worker_killed_mid_run_leaves_its_run_to_another_worker(cluster: Clust
     assert any(s["server"] == "gate" for s in done["sources"])
 
 
+def test_a_stalled_worker_whose_run_was_taken_over_writes_nothing_when_it_wakes(
+    cluster: Cluster,
+) -> None:
+    assert cluster.a is not None and cluster.b is not None
+    cluster.ensure_workers()
+    cluster.gate.touch()
+    try:
+        run = cluster.a.research(sources=["docs", "gate"])
+        cluster.b.wait_event(run["id"], "node_start", "researcher")
+        pid = cluster.holder_pid(run["id"])
+        stalled = next(w for w in cluster.workers if w.proc.pid == pid)
+        os.kill(pid, signal.SIGSTOP)  # alive, but no heartbeat: its run is taken over
+        try:
+            cluster.holder_pid(run["id"], other_than=pid)
+            cluster.gate.unlink()  # both searches answer; the other worker ends the run
+            stream = read_sse(cluster.b.client, f"/api/research/{run['id']}/events")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    finally:
+        cluster.gate.unlink(missing_ok=True)
+    assert stream.events[-1]["data"] == {"status": "done"}
+    # Awake again, the stalled worker goes on with its search's answer and finds it lost the run.
+    cluster.wait_output(stalled, "taken over elsewhere")
+    trace = trace_of(stream)
+    _contiguous(trace)
+    again = read_sse(cluster.a.client, f"/api/research/{run['id']}/events")
+    assert trace_of(again) == trace and again.events[-1]["data"] == {"status": "done"}
+    starts = [e["message"] for e in trace if e["kind"] == "run_start"]
+    assert len(starts) == 2 and "stopped worker" in starts[1]
+    assert stalled.proc.poll() is None  # it still serves other runs
+
+
+def test_a_replica_in_workers_mode_reports_redis_and_the_queue_on_health(
+    cluster: Cluster,
+) -> None:
+    assert cluster.a is not None
+    health = cluster.a.client.get("/api/health").json()
+    assert health["run_in"] == "workers"
+    assert health["cluster"]["redis"] == "up" and health["cluster"]["queue"] == "up"
+    assert isinstance(health["cluster"]["queued_jobs"], int)
+    assert health["status"] == "ok"
+
+
 def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster) -> None:
     assert cluster.a is not None and cluster.b is not None
     cluster.ensure_workers()
@@ -204,6 +247,9 @@ def test_a_replica_without_redis_streams_and_cancels_through_the_database(
     assert cluster.a is not None
     cluster.ensure_workers()
     with replica(cluster, redis_url="redis://127.0.0.1:9/0") as deaf:
+        health = deaf.client.get("/api/health").json()
+        assert health["cluster"]["redis"] == "down" and health["cluster"]["redis_note"]
+        assert health["cluster"]["queue"] == "up" and health["status"] == "ok"
         run = cluster.a.research()
         stream = read_sse(deaf.client, f"/api/research/{run['id']}/events")
         trace = trace_of(stream)
