@@ -97,6 +97,10 @@ class StreamItem:
 class RunManager:
     """Starts and tracks research runs; the API's routes are thin calls into this."""
 
+    write_linger: float = 0.0
+    """Seconds the event writer waits after the first unsaved event, so that events emitted
+    close together are stored (and announced) in one batch."""
+
     def __init__(
         self,
         settings: Settings,
@@ -406,6 +410,8 @@ class RunManager:
         A database error is kept (the run then fails and says why) rather than lost."""
         while True:
             await live.wanted.wait()
+            if self.write_linger and not live.closing:
+                await asyncio.sleep(self.write_linger)
             live.wanted.clear()
             batch, live.unsaved = live.unsaved, []
             if live.fenced:

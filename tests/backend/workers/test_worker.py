@@ -16,11 +16,12 @@ import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from sqlalchemy.exc import OperationalError
 
+from backend.api.runner import LiveRun
 from backend.config import Settings
 from backend.mcp_client import MCPHub
 from backend.persistence import RunStore, database_target, open_checkpointer
 from backend.persistence.runs import Guard
-from backend.trace import TraceEvent
+from backend.trace import TraceEvent, Tracer
 from backend.workers.bus import EventBus
 from backend.workers.control import RunControl
 from backend.workers.queue import RunJob, RunQueue
@@ -37,8 +38,10 @@ class ProbeStore(RunStore):
 
     checkpointed_at_first_event: bool | None = None
     fail_last_seq: bool = False
+    batches: int = 0
 
     async def add_events(self, events: list[TraceEvent], *, guard: Guard | None = None) -> None:
+        self.batches += bool(events)
         if events and self.checkpointed_at_first_event is None:
             url = self.db.libpq_url
             async with await psycopg.AsyncConnection.connect(url) as conn:
@@ -68,9 +71,11 @@ class World:
     gate: Path
     database_url: str
 
-    def manager(self, worker_id: str, saver: BaseCheckpointSaver) -> WorkerRunManager:
+    def manager(
+        self, worker_id: str, saver: BaseCheckpointSaver, **settings: Any
+    ) -> WorkerRunManager:
         return WorkerRunManager(
-            self.settings,
+            self.settings.model_copy(update=settings),
             self.store,
             saver,
             self.hub,
@@ -234,3 +239,50 @@ async def test_a_run_left_running_with_no_job_and_no_live_claim_is_queued_again(
         assert (await world.store.get(orphan)).status == "queued"  # type: ignore[union-attr]
         assert (await world.store.get(queued)).status == "running"  # type: ignore[union-attr]
         assert await manager.sweep() == []  # queued once, not on every sweep
+
+
+async def test_a_job_taken_beyond_the_run_slots_waits_claimed_and_still_queued(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w1", saver, max_active_runs=1)
+        first, second = await world.new_run(), await world.new_run()
+        world.gate.touch()
+        try:
+            taking = [
+                asyncio.create_task(manager.take(RunJob(r, "start"))) for r in (first, second)
+            ]
+
+            async def both_claimed() -> bool:
+                holders = [await world.control.holder(r) for r in (first, second)]
+                return holders == ["w1", "w1"]
+
+            await until(both_claimed, "the worker claims both runs")
+            # One researches (its search held at the gate); the other waits for the slot.
+            statuses = {(await world.store.get(r)).status for r in (first, second)}  # type: ignore[union-attr]
+            assert statuses == {"running", "queued"}
+        finally:
+            world.gate.unlink()
+        await asyncio.wait_for(asyncio.gather(*taking), 60)
+    for run_id in (first, second):
+        assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
+
+
+async def test_a_worker_stores_the_events_a_run_emits_close_together_in_one_batch(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w1", saver)
+        run_id = await world.new_run()
+        record = await world.store.get(run_id)
+        assert record is not None
+        live = LiveRun(record=record)
+        tracer = Tracer(run_id)
+        tracer.subscribe(manager._on_event(live))
+        writer = asyncio.create_task(manager._writer(live))
+        for i in range(3):  # three events, 10 ms apart (a node's start, a call, its end)
+            tracer.emit("run", "info", f"step {i}")
+            await asyncio.sleep(0.01)
+        await manager._stop_writer(live, writer)
+    assert [e.seq for e in await world.store.events(run_id)] == [1, 2, 3]
+    assert world.store.batches == 1
