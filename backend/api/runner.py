@@ -570,6 +570,10 @@ class RunManager:
         if mode == "resume":
             snapshot = await self.graph.aget_state(config)
             if snapshot.values:
+                if ctx.tracer.last_seq == 0:
+                    # Checkpointed, but the worker that began it died before storing its
+                    # first events: the trace still opens with the question.
+                    emit_run_start(ctx, record.query, await self._earlier(record))
                 ctx.tracer.emit("run", "run_start", note or "resumed", resumed=True)
                 if not snapshot.next:  # finished before the process stopped
                     return snapshot.values

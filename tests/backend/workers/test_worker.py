@@ -14,10 +14,12 @@ from typing import Any
 import psycopg
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import START
 from sqlalchemy.exc import OperationalError
 
 from backend.api.runner import LiveRun
 from backend.config import Settings
+from backend.graph.run import initial_state
 from backend.mcp_client import MCPHub
 from backend.persistence import RunStore, database_target, open_checkpointer
 from backend.persistence.runs import Guard
@@ -286,3 +288,24 @@ async def test_a_worker_stores_the_events_a_run_emits_close_together_in_one_batc
         await manager._stop_writer(live, writer)
     assert [e.seq for e in await world.store.events(run_id)] == [1, 2, 3]
     assert world.store.batches == 1
+
+
+async def test_a_run_taken_over_before_any_event_was_stored_still_opens_with_its_question(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w2", saver)
+        run_id = await world.new_run()
+        # What a worker killed just after the question's checkpoint leaves (its first events
+        # were still waiting for the writer): a checkpoint, no event, the run running.
+        config = {"configurable": {"thread_id": run_id}}
+        await manager.graph.aupdate_state(config, initial_state(QUESTION, 1, None), as_node=START)
+        assert (await world.control.claim(run_id, "dead-worker")).won
+        await world.store.update(run_id, status="running")
+        await manager.take(RunJob(run_id, "start"))  # waits until the dead claim is stale
+    events = await world.store.events(run_id)
+    starts = [e.message for e in events if e.kind == "run_start"]
+    assert starts == [f"research: {QUESTION}", "taken over from a stopped worker (dead-worker)"]
+    assert events[0].data["query"] == QUESTION
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
