@@ -593,6 +593,10 @@ class RunManager:
             config, initial_state(record.query, ctx.max_iterations, earlier), as_node=START
         )
         emit_run_start(ctx, record.query, earlier)
+        if mode == "resume" and note:
+            # Nothing was checkpointed before it stopped (a worker killed just after taking
+            # the run): the trace still says what happened.
+            ctx.tracer.emit("run", "info", f"{note}: nothing checkpointed yet, from the start")
         interrupt = ["planner"] if record.options.get("review_plan") else None
         result = await self.graph.ainvoke(
             None,

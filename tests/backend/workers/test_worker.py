@@ -309,3 +309,22 @@ async def test_a_run_taken_over_before_any_event_was_stored_still_opens_with_its
     assert events[0].data["query"] == QUESTION
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
+
+
+async def test_a_run_taken_over_before_its_first_checkpoint_says_so_and_starts_once(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w2", saver)
+        run_id = await world.new_run()
+        # A worker killed just after moving the run to running: no checkpoint, no event.
+        assert (await world.control.claim(run_id, "dead-worker")).won
+        await world.store.update(run_id, status="running")
+        await manager.take(RunJob(run_id, "start"))
+    events = await world.store.events(run_id)
+    assert [e.message for e in events[:2]] == [
+        f"research: {QUESTION}",
+        "taken over from a stopped worker (dead-worker): nothing checkpointed yet, from the start",
+    ]
+    assert sum(e.kind == "run_start" for e in events) == 1
+    assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
