@@ -27,6 +27,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pgqueuer import Job, Queries, QueueManager
 from pgqueuer.domain.settings import DBSettings
@@ -121,7 +122,7 @@ class WorkerRunManager(RunManager):
                 await self.control.release(job.run_id, self.worker_id)
                 log.warning("worker %s: run %s %s", self.worker_id, job.run_id, why)
                 return
-            except SQLAlchemyError as again:
+            except (SQLAlchemyError, psycopg.Error) as again:
                 log.error(
                     "worker %s: run %s not queued again yet: %s", self.worker_id, job.run_id, again
                 )
