@@ -44,11 +44,6 @@ from backend.workers.queue import ENTRYPOINT, Mode, RunJob, RunQueue, connect, i
 
 log = logging.getLogger("marsa.worker")
 
-PREFETCH = 2
-"""Jobs a worker takes beyond its MARSA_MAX_ACTIVE_RUNS: picked up and claimed while the
-others research, they start the moment a run slot frees, instead of the slot waiting for the
-queue, the claim and the status change (bench/cluster.py: a third of a job's time outside its
-research went there, and a worker's slots were on average half busy with jobs queued)."""
 HAND_BACK_WAITS = (0.5, 1.0, 2.0, 4.0)
 """Pauses between tries to queue a run again after a database error at its pickup."""
 
@@ -83,10 +78,6 @@ class WorkerRunManager(RunManager):
         """When each claim was last known good (monotonic time from just before the claim
         or heartbeat that the database accepted)."""
         self.queue_table = DBSettings().queue_table
-        # The run slots are taken here, before a run starts; RunManager's own are then never
-        # the limit.
-        self.run_slots = asyncio.Semaphore(settings.max_active_runs)
-        self.slots = asyncio.Semaphore(settings.max_active_runs + PREFETCH)
         bus.on_cancel = self.cancel_here
 
     def cancel_here(self, run_id: str) -> None:
@@ -162,24 +153,20 @@ class WorkerRunManager(RunManager):
         self.claims[run_id] = claim
         self.confirmed[run_id] = before
         try:
-            # A job taken beyond the run slots (PREFETCH) waits here, claimed but still queued.
-            async with self.run_slots:
-                if not await self.control.holds(run_id, self.worker_id, claim.epoch):
-                    return  # this worker stalled while waiting, and the run went elsewhere
-                mode, note = job.mode, job.note
-                if record.status == "running":
-                    # Its worker died (the queue handed its job on): go on from the checkpoint.
-                    mode = "resume"
-                    note = f"taken over from a stopped worker ({claim.previous or 'unknown'})"
-                elif not await self.control.move(run_id, ("queued",), "running"):
-                    return  # cancelled by a replica meanwhile
-                record.status = "running"
-                if run_id in await self.control.cancelled([run_id]):
-                    await self._cancel_before_start(run_id)
-                    return
-                live = LiveRun(record=record, last_seq=await self.store.last_seq(run_id))
-                self.live[run_id] = live
-                await self._follow_and_announce(live, mode, note)
+            mode, note = job.mode, job.note
+            if record.status == "running":
+                # Its worker died (the queue handed its job on): go on from the checkpoint.
+                mode = "resume"
+                note = f"taken over from a stopped worker ({claim.previous or 'unknown'})"
+            elif not await self.control.move(run_id, ("queued",), "running"):
+                return  # cancelled by a replica just now
+            record.status = "running"
+            if run_id in await self.control.cancelled([run_id]):
+                await self._cancel_before_start(run_id)
+                return
+            live = LiveRun(record=record, last_seq=await self.store.last_seq(run_id))
+            self.live[run_id] = live
+            await self._follow_and_announce(live, mode, note)
         finally:
             self.live.pop(run_id, None)
             self.claims.pop(run_id, None)
@@ -255,7 +242,7 @@ class WorkerRunManager(RunManager):
             since_beat += POLL_SECONDS
             since_sweep += POLL_SECONDS
             running = list(self.live)
-            claimed = list(self.claims)  # the running ones and those waiting for a slot
+            claimed = list(self.claims)  # every run this worker has claimed
             try:
                 for run_id in await self.control.cancelled(running):
                     self.cancel_here(run_id)
@@ -365,7 +352,7 @@ async def run_worker(settings: Settings) -> None:
             try:
                 await qm.run(
                     batch_size=1,
-                    max_concurrent_tasks=settings.max_active_runs + PREFETCH,
+                    max_concurrent_tasks=max(2, settings.max_active_runs),
                     heartbeat_timeout=timedelta(seconds=settings.worker_stale_seconds),
                     dequeue_timeout=timedelta(seconds=5),
                 )

@@ -243,33 +243,6 @@ async def test_a_run_left_running_with_no_job_and_no_live_claim_is_queued_again(
         assert await manager.sweep() == []  # queued once, not on every sweep
 
 
-async def test_a_job_taken_beyond_the_run_slots_waits_claimed_and_still_queued(
-    world: World,
-) -> None:
-    async with open_checkpointer(world.store.db) as saver:
-        manager = world.manager("w1", saver, max_active_runs=1)
-        first, second = await world.new_run(), await world.new_run()
-        world.gate.touch()
-        try:
-            taking = [
-                asyncio.create_task(manager.take(RunJob(r, "start"))) for r in (first, second)
-            ]
-
-            async def both_claimed() -> bool:
-                holders = [await world.control.holder(r) for r in (first, second)]
-                return holders == ["w1", "w1"]
-
-            await until(both_claimed, "the worker claims both runs")
-            # One researches (its search held at the gate); the other waits for the slot.
-            statuses = {(await world.store.get(r)).status for r in (first, second)}  # type: ignore[union-attr]
-            assert statuses == {"running", "queued"}
-        finally:
-            world.gate.unlink()
-        await asyncio.wait_for(asyncio.gather(*taking), 60)
-    for run_id in (first, second):
-        assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
-
-
 async def test_a_worker_stores_the_events_a_run_emits_close_together_in_one_batch(
     world: World,
 ) -> None:
