@@ -59,6 +59,11 @@ class Tracer:
         self._listeners = list(listeners or [])
         self._started = time.perf_counter()
 
+    @property
+    def last_seq(self) -> int:
+        """The number of the last event emitted (or stored before this segment)."""
+        return self._last_seq
+
     def subscribe(self, listener: Listener) -> None:
         """Receive every later event."""
         self._listeners.append(listener)

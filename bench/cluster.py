@@ -422,14 +422,19 @@ def kill_busiest(topology: Cluster, deadline_s: float = 30.0) -> dict[str, Any]:
 
 def held_runs(url: str, ids: list[str]) -> list[dict[str, Any]]:
     """How each run the killed worker held ended, and the run_start messages of its trace
-    (a take-over says `taken over from a stopped worker`)."""
+    (a take-over says `taken over from a stopped worker`, as a run_start, or as a note after the
+    question's run_start when nothing had been checkpointed yet)."""
     out = []
     with httpx.Client(base_url=url, timeout=60) as client:
         for run_id in ids:
             status = client.get(f"/api/research/{run_id}").json()["status"]
             report = client.get(f"/api/research/{run_id}/report.json")
             starts = (
-                [e["message"] for e in report.json()["trace"] if e["kind"] == "run_start"]
+                [
+                    e["message"]
+                    for e in report.json()["trace"]
+                    if e["kind"] == "run_start" or "stopped worker" in e["message"]
+                ]
                 if report.status_code == 200
                 else []
             )

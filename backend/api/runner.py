@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import START
 from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
@@ -25,7 +26,7 @@ from backend.graph.result import RunResult
 from backend.graph.run import emit_run_start, initial_state
 from backend.graph.state import REPLACE, AgentState
 from backend.mcp_client import MCPHub, ServerStatus
-from backend.persistence import RunRecord, RunStore, new_run_id
+from backend.persistence import RunRecord, RunStore, WriteRefused, new_run_id
 from backend.reasoning.factory import make_engine
 from backend.reasoning.models import SubQuery
 from backend.trace import TraceEvent, Tracer
@@ -75,6 +76,9 @@ class LiveRun:
     last_seq: int = 0
     """The run's last stored event when this segment starts (its events number on)."""
     write_error: str | None = None
+    fenced: bool = False
+    """This process no longer owns the run (a worker stalled and was taken over): it
+    writes nothing more to it."""
 
     def notify(self, notice: Notice) -> None:
         for queue in self.followers:
@@ -92,6 +96,10 @@ class StreamItem:
 
 class RunManager:
     """Starts and tracks research runs; the API's routes are thin calls into this."""
+
+    write_linger: float = 0.0
+    """Seconds the event writer waits after the first unsaved event, so that events emitted
+    close together are stored (and announced) in one batch."""
 
     def __init__(
         self,
@@ -402,10 +410,17 @@ class RunManager:
         A database error is kept (the run then fails and says why) rather than lost."""
         while True:
             await live.wanted.wait()
+            if self.write_linger and not live.closing:
+                await asyncio.sleep(self.write_linger)
             live.wanted.clear()
             batch, live.unsaved = live.unsaved, []
+            if live.fenced:
+                return
             try:
-                await self.store.add_events(batch)
+                await self._save_events(live, batch)
+            except WriteRefused:
+                self._fence(live)
+                return
             except SQLAlchemyError as exc:
                 live.write_error = f"events not saved: {type(exc).__name__}: {exc}"[:500]
                 log.error("run %s: %s", live.record.id, live.write_error)
@@ -415,8 +430,30 @@ class RunManager:
             if live.closing and not live.unsaved:
                 return
 
+    async def _save_events(self, live: LiveRun, batch: list[TraceEvent]) -> None:
+        """Store a batch of the run's events (a worker guards this with its claim)."""
+        await self.store.add_events(batch)
+
+    async def _save_run(self, live: LiveRun, **values: Any) -> None:
+        """Change the run's record (a worker guards this with its claim)."""
+        await self.store.update(live.record.id, **values)
+
+    def _fence(self, live: LiveRun) -> None:
+        """The run is no longer this process's: stop its segment without another write."""
+        if not live.fenced:
+            live.fenced = True
+            log.warning("run %s: taken over elsewhere; this segment stops here", live.record.id)
+        if (
+            live.task is not None
+            and not live.task.done()
+            and live.task is not asyncio.current_task()
+        ):
+            live.task.cancel()
+
     async def _set_status(self, live: LiveRun, status: str, **values: Any) -> None:
-        await self.store.update(live.record.id, status=status, **values)
+        if live.fenced:
+            raise WriteRefused(f"run {live.record.id} belongs to another worker now")
+        await self._save_run(live, status=status, **values)
         live.record.status = status
         for key, value in values.items():
             setattr(live.record, key, value)
@@ -487,6 +524,8 @@ class RunManager:
             current = asyncio.current_task()
             if current is not None:
                 current.uncancel()
+            if live.fenced:
+                return  # another worker has the run: nothing of this segment is written
             if self.stopping:
                 why = "the API stopped while this run was going; resume it"
                 tracer.emit("run", "error", f"interrupted: {why}", status="interrupted")
@@ -499,6 +538,9 @@ class RunManager:
             await self._stop_writer(live, writer)
             await self._set_status(live, "cancelled", elapsed_ms=self._elapsed(record, started))
         except Exception as exc:  # the run's boundary: record why it failed, keep the API up
+            if isinstance(exc, WriteRefused) or live.fenced:
+                self._fence(live)
+                return
             tracer.emit("run", "error", f"run failed: {type(exc).__name__}: {exc}")
             tracer.emit("run", "run_end", "run failed", status="failed")
             await self._stop_writer(live, writer)
@@ -528,6 +570,10 @@ class RunManager:
         if mode == "resume":
             snapshot = await self.graph.aget_state(config)
             if snapshot.values:
+                if ctx.tracer.last_seq == 0:
+                    # Checkpointed, but the worker that began it died before storing its
+                    # first events: the trace still opens with the question.
+                    emit_run_start(ctx, record.query, await self._earlier(record))
                 ctx.tracer.emit("run", "run_start", note or "resumed", resumed=True)
                 if not snapshot.next:  # finished before the process stopped
                     return snapshot.values
@@ -539,10 +585,21 @@ class RunManager:
                 )
                 return result
         earlier = await self._earlier(record)
+        # The question is checkpointed before the run's first event is stored: whoever goes on
+        # with a run that has events (a worker taking over a dead one's) finds a checkpoint to
+        # resume from. Given as the input of ainvoke, it would be saved in the background
+        # while the planner runs, after the planner's first events.
+        await self.graph.aupdate_state(
+            config, initial_state(record.query, ctx.max_iterations, earlier), as_node=START
+        )
         emit_run_start(ctx, record.query, earlier)
+        if mode == "resume" and note:
+            # Nothing was checkpointed before it stopped (a worker killed just after taking
+            # the run): the trace still says what happened.
+            ctx.tracer.emit("run", "info", f"{note}: nothing checkpointed yet, from the start")
         interrupt = ["planner"] if record.options.get("review_plan") else None
         result = await self.graph.ainvoke(
-            initial_state(record.query, ctx.max_iterations, earlier),
+            None,
             config,
             context=ctx,
             interrupt_after=interrupt,

@@ -219,6 +219,23 @@ class ServerState(BaseModel):
     note: str = ""
 
 
+class ClusterHealth(BaseModel):
+    """What a replica with MARSA_RUN_IN=workers depends on besides the database."""
+
+    redis: Literal["up", "down", "not configured"] = Field(
+        description="Redis pub/sub (live events, cancels). Down or not configured: streams "
+        "read the database every half second instead, nothing is lost."
+    )
+    redis_note: str = ""
+    queue: Literal["up", "down"] = Field(
+        description="The run queue (pgqueuer's table in PostgreSQL). Down: runs cannot start."
+    )
+    queue_note: str = ""
+    queued_jobs: int | None = Field(
+        default=None, description="Jobs waiting for a worker or being worked on now."
+    )
+
+
 class Health(BaseModel):
     """GET /api/health."""
 
@@ -233,3 +250,10 @@ class Health(BaseModel):
     database: str
     documents: int | None
     servers: list[ServerState]
+    run_in: Literal["api", "workers"] = Field(
+        description="Where runs are researched: in this process (api) or by `marsa worker` "
+        "processes (workers)."
+    )
+    cluster: ClusterHealth | None = Field(
+        default=None, description="With run_in=workers: Redis and the run queue."
+    )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from backend.persistence.database import SCHEMA_LOCK, Database
 from backend.trace import TraceEvent
@@ -45,6 +46,15 @@ events_table = sa.Table(
 
 RUN_ID_PATTERN = r"^[0-9a-f]{12}$"
 """What every run id looks like (``new_run_id``); anything else names no run."""
+
+Guard = Callable[[AsyncConnection], Awaitable[None]]
+"""Run inside a write's transaction before it: raises WriteRefused to refuse the write."""
+
+
+class WriteRefused(Exception):
+    """A guarded write refused: the writer no longer owns the run (another worker took it
+    over while this one was stalled), so nothing it writes may reach the run."""
+
 
 ACTIVE = ("queued", "running")
 """Statuses of a run that is going on in this process (interrupted if the process dies)."""
@@ -214,10 +224,12 @@ class RunStore:
             if rows:
                 await conn.execute(events_table.insert(), rows)
 
-    async def update(self, run_id: str, **values: Any) -> None:
-        """Change some columns of a run (updated_at follows)."""
+    async def update(self, run_id: str, *, guard: Guard | None = None, **values: Any) -> None:
+        """Change some columns of a run (updated_at follows); ``guard`` may refuse it."""
         values["updated_at"] = now_iso()
         async with self._engine().begin() as conn:
+            if guard is not None:
+                await guard(conn)
             await conn.execute(
                 runs_table.update().where(runs_table.c.id == run_id).values(**values)
             )
@@ -291,14 +303,16 @@ class RunStore:
                 )
         return ids
 
-    async def add_events(self, events: list[TraceEvent]) -> None:
-        """Append trace events (each run's seq is unique)."""
+    async def add_events(self, events: list[TraceEvent], *, guard: Guard | None = None) -> None:
+        """Append trace events (each run's seq is unique); ``guard`` may refuse them."""
         if not events:
             return
         rows = [
             {"run_id": e.run_id, "seq": e.seq, "event": e.model_dump(mode="json")} for e in events
         ]
         async with self._engine().begin() as conn:
+            if guard is not None:
+                await guard(conn)
             await conn.execute(events_table.insert(), rows)
 
     async def events(self, run_id: str, after: int = 0) -> list[TraceEvent]:

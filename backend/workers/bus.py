@@ -55,6 +55,16 @@ class EventBus:
             await self._client.aclose()
         self.healthy = False
 
+    async def ping(self, timeout: float = 2.0) -> str | None:
+        """None when Redis answers a PING now, else why not."""
+        if self._client is None:
+            return "MARSA_REDIS_URL is not set"
+        try:
+            await asyncio.wait_for(self._client.ping(), timeout)
+        except (RedisError, OSError, TimeoutError) as exc:
+            return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return None
+
     # --- followers in this process ---------------------------------------------------
 
     def watch(self, run_id: str) -> asyncio.Event:

@@ -3,18 +3,23 @@ PostgreSQL, shared by every API replica and worker.
 
 A worker *claims* a run before researching it and keeps the claim fresh with heartbeats; a
 claim whose heartbeat is older than MARSA_WORKER_STALE_SECONDS belongs to a dead worker and
-may be taken over. A cancel is a flag here (the one truth) plus a Redis message (the fast
-path): a worker that misses the message still sees the flag on its next look.
+may be taken over. Every claim won bumps the run's *epoch*: a worker's writes to a run carry
+the epoch it claimed at and are refused once another worker has claimed the run since (a
+worker that was stalled, not dead, must not write into a run it lost). A cancel is a flag
+here (the one truth) plus a Redis message (the fast path): a worker that misses the message
+still sees the flag on its next look.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from backend.persistence import Guard, WriteRefused
 from backend.persistence.database import SCHEMA_LOCK
 from backend.persistence.runs import now_iso, runs_table
 
@@ -27,6 +32,8 @@ control_table = sa.Table(
     sa.Column("worker_id", sa.String(120), nullable=True),
     sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("cancel_requested", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Bumped by every claim won: the fencing token of the claim (see guard()).
+    sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 
@@ -37,6 +44,8 @@ class Claim:
 
     won: bool
     previous: str | None
+    epoch: int = 0
+    """The claim's fencing token (when won): writes carrying an older one are refused."""
 
 
 class RunControl:
@@ -51,6 +60,13 @@ class RunControl:
         async with self.engine.begin() as conn:
             await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             await conn.run_sync(metadata.create_all)
+            # Tables made before the epoch existed.
+            await conn.execute(
+                sa.text(
+                    "ALTER TABLE marsa_run_control "
+                    "ADD COLUMN IF NOT EXISTS epoch BIGINT NOT NULL DEFAULT 0"
+                )
+            )
 
     async def claim(self, run_id: str, worker_id: str) -> Claim:
         """Take the run for ``worker_id`` unless a live worker (fresh heartbeat) holds it."""
@@ -71,12 +87,82 @@ class RunControl:
             holder, is_stale = row.worker_id, bool(row.stale)
             if holder is not None and holder != worker_id and not is_stale:
                 return Claim(won=False, previous=holder)
-            await conn.execute(
-                control_table.update()
-                .where(control_table.c.run_id == run_id)
-                .values(worker_id=worker_id, heartbeat_at=sa.func.now())
+            epoch = (
+                await conn.execute(
+                    control_table.update()
+                    .where(control_table.c.run_id == run_id)
+                    .values(
+                        worker_id=worker_id,
+                        heartbeat_at=sa.func.now(),
+                        epoch=control_table.c.epoch + 1,
+                    )
+                    .returning(control_table.c.epoch)
+                )
+            ).scalar_one()
+        return Claim(won=True, previous=holder if holder != worker_id else None, epoch=epoch)
+
+    def guard(self, run_id: str, worker_id: str, epoch: int) -> Guard:
+        """A check for a write's transaction: the run is still claimed by ``worker_id`` at
+        ``epoch``. The row is share-locked until the write commits, so a take-over (which
+        locks it for update) cannot slip in between the check and the write."""
+
+        async def check(conn: AsyncConnection) -> None:
+            held = (
+                await conn.execute(
+                    sa.select(control_table.c.run_id)
+                    .where(
+                        control_table.c.run_id == run_id,
+                        control_table.c.worker_id == worker_id,
+                        control_table.c.epoch == epoch,
+                    )
+                    .with_for_update(read=True)
+                )
+            ).first()
+            if held is None:
+                raise WriteRefused(f"run {run_id} is no longer held by worker {worker_id}")
+
+        return check
+
+    async def holds(self, run_id: str, worker_id: str, epoch: int) -> bool:
+        """Whether the claim is still this one (for writes that cannot run the guard inside
+        their own transaction, such as the graph's checkpoints)."""
+        async with self.engine.connect() as conn:
+            try:
+                await self.guard(run_id, worker_id, epoch)(conn)
+            except WriteRefused:
+                return False
+        return True
+
+    async def orphans(self, queue_table: str, older_than: float) -> list[str]:
+        """Runs queued or running that nothing will move: no job for them in the queue, and no
+        live claim (none, or a stale one), unchanged for ``older_than`` seconds. A job
+        dropped on an error at pickup leaves such a run."""
+        since = (datetime.now(UTC) - timedelta(seconds=older_than)).isoformat(
+            timespec="microseconds"
+        )
+        stale = control_table.c.heartbeat_at < sa.func.now() - sa.func.make_interval(
+            0, 0, 0, 0, 0, 0, self.stale
+        )
+        jobs = sa.table(queue_table, sa.column("payload", sa.LargeBinary))
+        job_run = sa.cast(
+            sa.func.convert_from(jobs.c.payload, "UTF8"), sa.dialects.postgresql.JSONB
+        )["run_id"].astext
+        query = (
+            sa.select(runs_table.c.id)
+            .select_from(
+                runs_table.outerjoin(control_table, control_table.c.run_id == runs_table.c.id)
             )
-        return Claim(won=True, previous=holder if holder != worker_id else None)
+            .where(
+                runs_table.c.status.in_(("queued", "running")),
+                runs_table.c.updated_at < since,
+                sa.or_(control_table.c.worker_id.is_(None), stale),
+                ~sa.exists(
+                    sa.select(sa.literal(1)).select_from(jobs).where(job_run == runs_table.c.id)
+                ),
+            )
+        )
+        async with self.engine.connect() as conn:
+            return [row[0] for row in await conn.execute(query)]
 
     async def release(self, run_id: str, worker_id: str) -> None:
         """Give the run up (its segment ended here)."""
@@ -87,16 +173,34 @@ class RunControl:
                 .values(worker_id=None, heartbeat_at=None)
             )
 
-    async def heartbeat(self, worker_id: str, run_ids: list[str]) -> None:
-        """This worker is alive and still researching these runs."""
+    async def heartbeat(self, worker_id: str, run_ids: list[str]) -> set[str]:
+        """This worker is alive and still researching these runs; which of them it still
+        holds (one taken over by another worker while this one was stalled is not)."""
         if not run_ids:
-            return
+            return set()
         async with self.engine.begin() as conn:
-            await conn.execute(
+            rows = await conn.execute(
                 control_table.update()
                 .where(control_table.c.worker_id == worker_id, control_table.c.run_id.in_(run_ids))
                 .values(heartbeat_at=sa.func.now())
+                .returning(control_table.c.run_id)
             )
+            return {row[0] for row in rows}
+
+    async def requeue(self, run_id: str, updated_at: str) -> bool:
+        """Mark an orphaned run queued, if it has not changed since ``updated_at``: of two
+        workers sweeping at once, one wins."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                runs_table.update()
+                .where(
+                    runs_table.c.id == run_id,
+                    runs_table.c.updated_at == updated_at,
+                    runs_table.c.status.in_(("queued", "running")),
+                )
+                .values(status="queued", updated_at=now_iso())
+            )
+        return bool(result.rowcount)
 
     async def holder(self, run_id: str) -> str | None:
         """The worker that holds the run now, if any."""

@@ -7,12 +7,15 @@ that heartbeat goes stale (the worker died): that is how a killed worker's run i
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import Literal
 
 import psycopg
 from pgqueuer import Queries
+from pgqueuer.domain.settings import DBSettings
+from psycopg import sql
 
 ENTRYPOINT = "marsa_research"
 
@@ -52,19 +55,46 @@ async def install(queries: Queries) -> None:
 class RunQueue:
     """Puts runs in the queue (API replicas use this; workers take from it)."""
 
-    def __init__(self, connection: psycopg.AsyncConnection):
+    def __init__(self, connection: psycopg.AsyncConnection, libpq_url: str | None = None):
         self.connection = connection
+        self.libpq_url = libpq_url
         self.queries = Queries.from_psycopg_connection(connection)
 
     @classmethod
     async def open(cls, libpq_url: str) -> RunQueue:
-        queue = cls(await connect(libpq_url))
+        queue = cls(await connect(libpq_url), libpq_url)
         await install(queue.queries)
         return queue
 
     async def put(self, job: RunJob) -> None:
-        """Queue the run; a free worker picks it up (woken by PostgreSQL's NOTIFY)."""
-        await self.queries.enqueue(ENTRYPOINT, job.payload())
+        """Queue the run; a free worker picks it up (woken by PostgreSQL's NOTIFY). A
+        connection lost since the last put (PostgreSQL restarted) is made again once."""
+        try:
+            await self.queries.enqueue(ENTRYPOINT, job.payload())
+        except psycopg.OperationalError:
+            if self.libpq_url is None or not (self.connection.closed or self.connection.broken):
+                raise
+            await self._reconnect()
+            await self.queries.enqueue(ENTRYPOINT, job.payload())
+
+    async def _reconnect(self) -> None:
+        assert self.libpq_url is not None
+        self.connection = await connect(self.libpq_url)
+        self.queries = Queries.from_psycopg_connection(self.connection)
+
+    async def size(self, timeout: float = 3.0) -> int:
+        """Jobs in the queue now (waiting or being worked on); raises when the database does
+        not answer within ``timeout``."""
+        table = DBSettings().queue_table
+        query = sql.SQL("SELECT count(*) FROM {} WHERE entrypoint = %s").format(
+            sql.Identifier(table)
+        )
+        if self.libpq_url is not None and (self.connection.closed or self.connection.broken):
+            await asyncio.wait_for(self._reconnect(), timeout)
+        async with self.connection.cursor() as cursor:
+            await asyncio.wait_for(cursor.execute(query, (ENTRYPOINT,)), timeout)
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def close(self) -> None:
         await self.connection.close()

@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from backend.api.runner import (
@@ -55,6 +56,15 @@ class QueuedRunManager(RunManager):
         self.queue = queue
         self.bus = bus
         self.control = control
+
+    async def reachability(self) -> tuple[str | None, int | None, str | None]:
+        """(why Redis cannot be reached or None, jobs in the queue, why the queue cannot be
+        read or None), asked now."""
+        redis = await self.bus.ping()
+        try:
+            return redis, await self.queue.size(), None
+        except (psycopg.Error, OSError, TimeoutError) as exc:
+            return redis, None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
     async def recover(self) -> list[str]:
         """Nothing to recover: runs belong to workers, and a dead worker's runs are taken over

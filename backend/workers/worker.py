@@ -6,6 +6,12 @@ the run (control.py), researches it with the same RunManager code the API uses i
 and announces each batch of stored events on Redis. A run claimed by a worker that died is
 taken over once its heartbeat is stale, and goes on from its last checkpoint; its event
 numbers go on from the last stored event (the (run_id, seq) primary key refuses a duplicate).
+
+Every write a worker makes to a run (events, status, result, checkpoints) is fenced by its
+claim: a worker that was stalled (SIGSTOP, a long pause) and whose run was taken over in the
+meantime writes nothing more to it when it wakes. A job dropped on a database error at pickup
+is handed back to the queue, and a sweep every MARSA_WORKER_STALE_SECONDS queues again any
+run left queued or running with no job and no live claim.
 """
 
 from __future__ import annotations
@@ -16,26 +22,39 @@ import logging
 import os
 import signal
 import socket
+import time
 import uuid
 from datetime import timedelta
+from typing import Any
 
+import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pgqueuer import Job, Queries, QueueManager
+from pgqueuer.domain.settings import DBSettings
 from sqlalchemy.exc import SQLAlchemyError
 
 from backend.api.runner import TERMINAL, LiveRun, Notice, RunManager
 from backend.config import Settings
 from backend.mcp_client import MCPHub
-from backend.persistence import RunStore, database_target, open_checkpointer
+from backend.persistence import RunStore, WriteRefused, database_target, open_checkpointer
+from backend.trace import TraceEvent
 from backend.workers.bus import POLL_SECONDS, EventBus
-from backend.workers.control import RunControl
+from backend.workers.control import Claim, RunControl
 from backend.workers.queue import ENTRYPOINT, Mode, RunJob, RunQueue, connect, install
 
 log = logging.getLogger("marsa.worker")
 
+HAND_BACK_WAITS = (0.5, 1.0, 2.0, 4.0)
+"""Pauses between tries to queue a run again after a database error at its pickup."""
+
 
 class WorkerRunManager(RunManager):
     """Researches queued runs in this worker process."""
+
+    write_linger = 0.05
+    """Each stored batch costs a guarded PostgreSQL transaction and a Redis message to every
+    replica and worker: gathering what a run emits within 50 ms halves their number
+    (bench/cluster.py: about 19 batches a run without it). Streams see events 50 ms later."""
 
     def __init__(
         self,
@@ -54,6 +73,11 @@ class WorkerRunManager(RunManager):
         self.control = control
         self.queue = queue
         self.worker_id = worker_id
+        self.claims: dict[str, Claim] = {}
+        self.confirmed: dict[str, float] = {}
+        """When each claim was last known good (monotonic time from just before the claim
+        or heartbeat that the database accepted)."""
+        self.queue_table = DBSettings().queue_table
         bus.on_cancel = self.cancel_here
 
     def cancel_here(self, run_id: str) -> None:
@@ -63,11 +87,59 @@ class WorkerRunManager(RunManager):
             live.task.cancel()
 
     async def take(self, job: RunJob) -> None:
-        """Research one queued run to its end, its review or its cancel."""
+        """Research one queued run to its end, its review or its cancel. A database error
+        while picking it up does not drop it: the run is queued again."""
+        try:
+            await self._take(job)
+        except SQLAlchemyError as exc:
+            log.error("worker %s: run %s not picked up: %s", self.worker_id, job.run_id, exc)
+            await self._hand_back(job, exc)
+
+    async def _hand_back(self, job: RunJob, exc: Exception) -> None:
+        """Queue the run again (another worker, or this one, takes it), unless it has moved
+        on meanwhile. With the database away for longer, the sweep does it later."""
+        why = f"queued again after a database error at pickup ({type(exc).__name__})"
+        for wait in HAND_BACK_WAITS:
+            await asyncio.sleep(wait)
+            try:
+                record = await self.store.get(job.run_id)
+                if record is None or record.status not in ("queued", "running"):
+                    return
+                if await self.control.holder(job.run_id) not in (None, self.worker_id):
+                    return  # another worker has it
+                mode: Mode = "resume" if record.status == "running" else job.mode
+                await self.store.update(job.run_id, status="queued")
+                await self.queue.put(RunJob(job.run_id, mode, job.note or why))
+                await self.control.release(job.run_id, self.worker_id)
+                log.warning("worker %s: run %s %s", self.worker_id, job.run_id, why)
+                return
+            except (SQLAlchemyError, psycopg.Error) as again:
+                log.error(
+                    "worker %s: run %s not queued again yet: %s", self.worker_id, job.run_id, again
+                )
+        log.error("worker %s: run %s left to the sweep", self.worker_id, job.run_id)
+
+    async def sweep(self) -> list[str]:
+        """Queue again the runs nothing will move (queued or running, no job in the queue,
+        no live claim, unchanged for the stale time); which ones."""
+        requeued = []
+        for run_id in await self.control.orphans(self.queue_table, self.control.stale):
+            record = await self.store.get(run_id)
+            if record is None or not await self.control.requeue(run_id, record.updated_at):
+                continue  # moved meanwhile, or another worker's sweep got it first
+            # From its last checkpoint if it has one, else from the start.
+            note = "queued again: its job was lost"
+            await self.queue.put(RunJob(run_id, "resume", note))
+            log.warning("worker %s: run %s %s", self.worker_id, run_id, note)
+            requeued.append(run_id)
+        return requeued
+
+    async def _take(self, job: RunJob) -> None:
         run_id = job.run_id
         record = await self.store.get(run_id)
         if record is None or record.status in TERMINAL or record.status == "awaiting_review":
             return  # deleted, cancelled while queued, or a duplicate job
+        before = time.monotonic()
         claim = await self.control.claim(run_id, self.worker_id)
         while not claim.won:
             # Held by a worker whose heartbeat is still fresh: a duplicate job, or the queue
@@ -76,7 +148,10 @@ class WorkerRunManager(RunManager):
             record = await self.store.get(run_id)
             if record is None or record.status in TERMINAL or record.status == "awaiting_review":
                 return
+            before = time.monotonic()
             claim = await self.control.claim(run_id, self.worker_id)
+        self.claims[run_id] = claim
+        self.confirmed[run_id] = before
         try:
             mode, note = job.mode, job.note
             if record.status == "running":
@@ -94,7 +169,40 @@ class WorkerRunManager(RunManager):
             await self._follow_and_announce(live, mode, note)
         finally:
             self.live.pop(run_id, None)
+            self.claims.pop(run_id, None)
+            self.confirmed.pop(run_id, None)
             await self.control.release(run_id, self.worker_id)
+
+    # --- fencing: writes only while this worker holds the run ---------------------------
+
+    def _guard(self, live: LiveRun) -> Any:
+        claim = self.claims.get(live.record.id)
+        if claim is None:
+            return None
+        return self.control.guard(live.record.id, self.worker_id, claim.epoch)
+
+    async def _save_events(self, live: LiveRun, batch: list[TraceEvent]) -> None:
+        await self.store.add_events(batch, guard=self._guard(live))
+
+    async def _save_run(self, live: LiveRun, **values: Any) -> None:
+        await self.store.update(live.record.id, guard=self._guard(live), **values)
+
+    async def check_claim(self, run_id: str) -> None:
+        """Before a checkpoint write of the run: refuse it if another worker has the run now.
+        While a heartbeat went through lately the claim is known good without asking."""
+        claim = self.claims.get(run_id)
+        if claim is None:
+            return
+        if time.monotonic() - self.confirmed.get(run_id, 0.0) < self.control.stale / 2:
+            return
+        before = time.monotonic()
+        if await self.control.holds(run_id, self.worker_id, claim.epoch):
+            self.confirmed[run_id] = before
+            return
+        live = self.live.get(run_id)
+        if live is not None:
+            self._fence(live)
+        raise WriteRefused(f"run {run_id} was taken over by another worker")
 
     async def _cancel_before_start(self, run_id: str) -> None:
         live = LiveRun(record=(await self.get(run_id)), last_seq=await self.store.last_seq(run_id))
@@ -116,26 +224,40 @@ class WorkerRunManager(RunManager):
             getter.cancel()
             while not notices.empty():
                 notices.get_nowait()
+            if live.fenced:
+                break
             await self.bus.announce(run_id, live.stored_seq, live.record.status)
             if task.done():
                 break
         await asyncio.gather(task, return_exceptions=True)
-        await self.bus.announce(run_id, live.stored_seq, live.record.status)
+        if not live.fenced:
+            await self.bus.announce(run_id, live.stored_seq, live.record.status)
 
     async def watch_cancels(self) -> None:
         """Keep claims fresh and catch cancels whose Redis message was lost."""
         beat = max(self.control.stale / 3, POLL_SECONDS)
-        since_beat = 0.0
+        since_beat = since_sweep = 0.0
         while True:
             await asyncio.sleep(POLL_SECONDS)
             since_beat += POLL_SECONDS
+            since_sweep += POLL_SECONDS
             running = list(self.live)
+            claimed = list(self.claims)  # every run this worker has claimed
             try:
                 for run_id in await self.control.cancelled(running):
                     self.cancel_here(run_id)
                 if since_beat >= beat:
                     since_beat = 0.0
-                    await self.control.heartbeat(self.worker_id, running)
+                    before = time.monotonic()
+                    held = await self.control.heartbeat(self.worker_id, claimed)
+                    for run_id in claimed:
+                        if run_id in held:
+                            self.confirmed[run_id] = before
+                        elif (live := self.live.get(run_id)) is not None:
+                            self._fence(live)  # taken over while this worker was stalled
+                if since_sweep >= self.control.stale:
+                    since_sweep = 0.0
+                    await self.sweep()
             except SQLAlchemyError as exc:
                 # The database is away: no heartbeat now (the runs' own writes fail and say
                 # so); try again on the next round rather than stop watching.
@@ -153,6 +275,16 @@ class WorkerRunManager(RunManager):
                 await self.store.update(run_id, status="queued", error=None)
                 await self.queue.put(RunJob(run_id, "resume", "resumed after a worker stopped"))
                 await self.bus.announce(run_id, live.stored_seq, "queued")
+
+
+class Fence:
+    """The checkpointer's fence: asks the worker's manager (made after the checkpointer)."""
+
+    manager: WorkerRunManager | None = None
+
+    async def __call__(self, run_id: str) -> None:
+        if self.manager is not None:
+            await self.manager.check_claim(run_id)
 
 
 def new_worker_id() -> str:
@@ -179,7 +311,8 @@ async def run_worker(settings: Settings) -> None:
     await bus.start()
     taking = await connect(db.libpq_url)
     try:
-        async with open_checkpointer(store.db) as saver, MCPHub(settings) as hub:
+        fence = Fence()
+        async with open_checkpointer(store.db, fence=fence) as saver, MCPHub(settings) as hub:
             manager = WorkerRunManager(
                 settings,
                 store,
@@ -190,6 +323,7 @@ async def run_worker(settings: Settings) -> None:
                 queue=queue,
                 worker_id=worker_id,
             )
+            fence.manager = manager
             queries = Queries.from_psycopg_connection(taking)
             await install(queries)
             qm = QueueManager(queries)

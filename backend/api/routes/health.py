@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from backend.api.deps import HubDep, ManagerDep, SettingsDep
 from backend.api.errors import responses
-from backend.api.schemas import Health, ServerState
+from backend.api.schemas import ClusterHealth, Health, ServerState
 from backend.llm import LLMPackageMissing, llm_problem
 from backend.mcp_client import ServerUnavailable, ToolCallError
 from backend.mcp_client.reachability import REACHABILITY
@@ -51,6 +51,24 @@ async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Hea
         if isinstance(problem, LLMPackageMissing):
             engine = "offline"
             engine_note += "; until then runs use the offline engine"
+    cluster = None
+    if settings.run_in == "workers":
+        from backend.workers.replica import QueuedRunManager  # only this mode needs Redis
+
+        assert isinstance(manager, QueuedRunManager)
+        redis_problem, jobs, queue_problem = await manager.reachability()
+        cluster = ClusterHealth(
+            redis="up"
+            if redis_problem is None
+            else "not configured"
+            if settings.redis_url is None
+            else "down",
+            redis_note=redis_problem or "",
+            queue="up" if queue_problem is None else "down",
+            queue_note=queue_problem or "",
+            queued_jobs=jobs,
+        )
+        ok = ok and queue_problem is None  # without Redis, streams poll: slower, not broken
     return Health(
         status="ok" if ok else "degraded",
         engine=engine,
@@ -58,6 +76,8 @@ async def health(hub: HubDep, manager: ManagerDep, settings: SettingsDep) -> Hea
         database=manager.store.db.display,
         documents=documents,
         servers=servers,
+        run_in=settings.run_in,
+        cluster=cluster,
     )
 
 

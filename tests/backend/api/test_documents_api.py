@@ -97,6 +97,11 @@ def test_health_reports_servers_documents_engine_and_database(shared_server: Api
     assert health["status"] == "ok"
 
 
+def test_health_says_runs_are_researched_in_the_api_process(shared_server: ApiServer) -> None:
+    health = shared_server.client.get("/api/health").json()
+    assert health["run_in"] == "api" and health["cluster"] is None
+
+
 def test_health_shows_a_server_whose_api_cannot_be_reached_as_degraded_with_the_reason(
     shared_server: ApiServer,
 ) -> None:

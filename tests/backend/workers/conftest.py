@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,7 +100,12 @@ class Cluster:
     redis: Redis
     a: ApiServer | None = None
     b: ApiServer | None = None
+    deaf: ApiServer | None = None
+    """A third replica whose Redis URL leads nowhere (it streams by polling the database)."""
+    single: ApiServer | None = None
+    """One `marsa serve` in the default shape (run_in=api, SQLite) on the same documents."""
     workers: list[Worker] = field(default_factory=list)
+    servers: list[subprocess.Popen[bytes]] = field(default_factory=list)
     stack: ExitStack = field(default_factory=ExitStack)
 
     @property
@@ -143,23 +148,25 @@ class Cluster:
         for worker in new:
             self.wait_ready(worker)
 
-    def holder_pid(self, run_id: str, deadline_s: float = 60.0) -> int:
-        """The pid of the worker that holds the run (its id is host:pid:random)."""
+    def holder_pid(self, run_id: str, deadline_s: float = 60.0, other_than: int = 0) -> int:
+        """The pid of the worker that holds the run (its id is host:pid:random), once it is
+        not ``other_than``."""
         end = time.monotonic() + deadline_s
         with psycopg.connect(self.database_url, autocommit=True) as conn:
             while True:
                 row = conn.execute(
                     "SELECT worker_id FROM marsa_run_control WHERE run_id = %s", (run_id,)
                 ).fetchone()
-                if row and row[0]:
+                if row and row[0] and int(row[0].split(":")[1]) != other_than:
                     return int(row[0].split(":")[1])
                 assert time.monotonic() < end, f"no worker took run {run_id}"
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        for worker in self.workers:
-            if worker.proc.poll() is None:
-                worker.proc.send_signal(signal.SIGTERM)
+        # Every process is told at once; each is then waited for (they stop side by side).
+        for proc in [*self.servers, *(w.proc for w in self.workers)]:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
         for worker in self.workers:
             try:
                 worker.proc.wait(timeout=20)
@@ -168,15 +175,19 @@ class Cluster:
         self.stack.close()
 
 
-def _replica(stack: ExitStack, cluster: Cluster, **extra: str) -> tuple[subprocess.Popen, str]:
+def _replica(
+    stack: ExitStack, cluster: Cluster, env: dict[str, str] | None = None, **extra: str
+) -> tuple[subprocess.Popen, str]:
+    """A `marsa serve` of the cluster, started (``env`` instead of the cluster's, if given)."""
     port = free_port()
     with (cluster.home / f"serve-{port}.log").open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "backend.cli", "serve", "--port", str(port)],
-            env=cluster.env(**extra),
+            env=env or cluster.env(**extra),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+    cluster.servers.append(proc)
 
     def stop() -> None:
         proc.terminate()
@@ -202,14 +213,6 @@ def _api(stack: ExitStack, proc: subprocess.Popen, url: str, gate: Path) -> ApiS
         time.sleep(0.2)
     client = stack.enter_context(httpx.Client(base_url=url, timeout=60))
     return ApiServer(url=url, proc=proc, client=client, gate=gate)
-
-
-@contextmanager
-def replica(cluster: Cluster, **extra: str) -> Iterator[ApiServer]:
-    """One more `marsa serve` replica of the cluster (settings changed by ``extra``)."""
-    with ExitStack() as stack:
-        proc, url = _replica(stack, cluster, **extra)
-        yield _api(stack, proc, url, cluster.gate)
 
 
 def ingest(cluster: Cluster) -> None:
@@ -246,9 +249,21 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         cluster = Cluster(home=home, database_url=database_url, settings=settings, redis=redis)
         ingest(cluster)
         try:
+            # Every process starts at once (a start is mostly imports and MCP subprocesses):
+            # the replicas, the workers, and the two servers some tests compare with.
             started = [_replica(cluster.stack, cluster) for _ in range(2)]
             workers = [cluster.start_worker() for _ in range(2)]
+            deaf = _replica(cluster.stack, cluster, redis_url="redis://127.0.0.1:9/0")
+            single_env = serve_env(
+                home,
+                sse_heartbeat_seconds="0.3",
+                mcp_config=str(config),
+                database_url=f"sqlite:///{home / 'single.db'}",
+            )
+            single = _replica(cluster.stack, cluster, env=single_env)
             cluster.a, cluster.b = (_api(cluster.stack, p, u, cluster.gate) for p, u in started)
+            cluster.deaf = _api(cluster.stack, *deaf, cluster.gate)
+            cluster.single = _api(cluster.stack, *single, cluster.gate)
             for worker in workers:
                 cluster.wait_ready(worker)
             yield cluster

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.backend.api.conftest import SSE, ApiServer, api_server, read_sse
-from tests.backend.workers.conftest import Cluster, replica, trace_of
+from tests.backend.api.conftest import SSE, ApiServer, read_sse
+from tests.backend.workers.conftest import Cluster, trace_of
 from tests.helpers import serve_env
 
 
@@ -41,10 +41,8 @@ def _in_background(server: ApiServer, run_id: str, **options: Any) -> tuple[thre
     return thread, got
 
 
-def test_a_run_started_on_replica_a_streams_whole_from_replica_b(
-    cluster: Cluster, tmp_path: Path
-) -> None:
-    assert cluster.a is not None and cluster.b is not None
+def test_a_run_started_on_replica_a_streams_whole_from_replica_b(cluster: Cluster) -> None:
+    assert cluster.a is not None and cluster.b is not None and cluster.single is not None
     run = cluster.a.research()
     stream = read_sse(cluster.b.client, f"/api/research/{run['id']}/events")
     trace = trace_of(stream)
@@ -53,9 +51,9 @@ def test_a_run_started_on_replica_a_streams_whole_from_replica_b(
     done = cluster.b.client.get(f"/api/research/{run['id']}").json()
     assert done["status"] == "done" and done["report"]
     # The same run in one `marsa serve` (run_in=api, SQLite) on the same documents.
-    with api_server(cluster.home, f"sqlite:///{tmp_path / 'single.db'}") as single:
-        alone = single.research()
-        single_trace = trace_of(read_sse(single.client, f"/api/research/{alone['id']}/events"))
+    single = cluster.single
+    alone = single.research()
+    single_trace = trace_of(read_sse(single.client, f"/api/research/{alone['id']}/events"))
     assert _shape(trace) == _shape(single_trace)
     assert [e["message"] for e in trace[1:]] == [e["message"] for e in single_trace[1:]]
 
@@ -162,6 +160,7 @@ def test_a_worker_killed_mid_run_leaves_its_run_to_another_worker(cluster: Clust
         cluster.b.wait_event(run["id"], "node_start", "researcher")
         pid = cluster.holder_pid(run["id"])
         os.kill(pid, signal.SIGKILL)  # no goodbye: the run stays "running", its job picked
+        cluster.start_worker()  # for the next tests, starting while this one waits
     finally:
         cluster.gate.unlink()
     stream = read_sse(cluster.b.client, f"/api/research/{run['id']}/events", deadline_s=120)
@@ -175,6 +174,49 @@ def test_a_worker_killed_mid_run_leaves_its_run_to_another_worker(cluster: Clust
     assert any(s["server"] == "gate" for s in done["sources"])
 
 
+def test_a_stalled_worker_whose_run_was_taken_over_writes_nothing_when_it_wakes(
+    cluster: Cluster,
+) -> None:
+    assert cluster.a is not None and cluster.b is not None
+    cluster.ensure_workers()
+    cluster.gate.touch()
+    try:
+        run = cluster.a.research(sources=["docs", "gate"])
+        cluster.b.wait_event(run["id"], "node_start", "researcher")
+        pid = cluster.holder_pid(run["id"])
+        stalled = next(w for w in cluster.workers if w.proc.pid == pid)
+        os.kill(pid, signal.SIGSTOP)  # alive, but no heartbeat: its run is taken over
+        try:
+            cluster.holder_pid(run["id"], other_than=pid)
+            cluster.gate.unlink()  # both searches answer; the other worker ends the run
+            stream = read_sse(cluster.b.client, f"/api/research/{run['id']}/events")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    finally:
+        cluster.gate.unlink(missing_ok=True)
+    assert stream.events[-1]["data"] == {"status": "done"}
+    # Awake again, the stalled worker goes on with its search's answer and finds it lost the run.
+    cluster.wait_output(stalled, "taken over elsewhere")
+    trace = trace_of(stream)
+    _contiguous(trace)
+    again = read_sse(cluster.a.client, f"/api/research/{run['id']}/events")
+    assert trace_of(again) == trace and again.events[-1]["data"] == {"status": "done"}
+    starts = [e["message"] for e in trace if e["kind"] == "run_start"]
+    assert len(starts) == 2 and "stopped worker" in starts[1]
+    assert stalled.proc.poll() is None  # it still serves other runs
+
+
+def test_a_replica_in_workers_mode_reports_redis_and_the_queue_on_health(
+    cluster: Cluster,
+) -> None:
+    assert cluster.a is not None
+    health = cluster.a.client.get("/api/health").json()
+    assert health["run_in"] == "workers"
+    assert health["cluster"]["redis"] == "up" and health["cluster"]["queue"] == "up"
+    assert isinstance(health["cluster"]["queued_jobs"], int)
+    assert health["status"] == "ok"
+
+
 def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster) -> None:
     assert cluster.a is not None and cluster.b is not None
     cluster.ensure_workers()
@@ -186,6 +228,7 @@ def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster
         stopped = next(w for w in cluster.workers if w.proc.pid == holder)
         os.kill(holder, signal.SIGTERM)
         cluster.wait_output(stopped, "stopping: 1 run(s)")
+        cluster.start_worker()  # for the next tests, starting while this one waits
     finally:
         cluster.gate.unlink()  # the search under way returns; the run stops after it
     assert stopped.proc.wait(timeout=60) == 0, stopped.output()
@@ -201,23 +244,26 @@ def test_a_worker_stopped_gracefully_queues_its_run_for_another(cluster: Cluster
 def test_a_replica_without_redis_streams_and_cancels_through_the_database(
     cluster: Cluster,
 ) -> None:
-    assert cluster.a is not None
+    assert cluster.a is not None and cluster.deaf is not None
     cluster.ensure_workers()
-    with replica(cluster, redis_url="redis://127.0.0.1:9/0") as deaf:
-        run = cluster.a.research()
-        stream = read_sse(deaf.client, f"/api/research/{run['id']}/events")
-        trace = trace_of(stream)
-        _contiguous(trace)
-        assert stream.events[-1]["data"] == {"status": "done"}
-        # Its cancel cannot be published: the worker sees the flag in the database.
-        cluster.gate.touch()
-        try:
-            held = cluster.a.research(sources=["gate"])
-            cluster.a.wait_event(held["id"], "node_start", "researcher")
-            response = deaf.client.post(f"/api/research/{held['id']}/cancel")
-        finally:
-            cluster.gate.unlink()
-        assert response.status_code == 200 and response.json()["status"] == "cancelled"
+    deaf = cluster.deaf
+    health = deaf.client.get("/api/health").json()
+    assert health["cluster"]["redis"] == "down" and health["cluster"]["redis_note"]
+    assert health["cluster"]["queue"] == "up" and health["status"] == "ok"
+    run = cluster.a.research()
+    stream = read_sse(deaf.client, f"/api/research/{run['id']}/events")
+    trace = trace_of(stream)
+    _contiguous(trace)
+    assert stream.events[-1]["data"] == {"status": "done"}
+    # Its cancel cannot be published: the worker sees the flag in the database.
+    cluster.gate.touch()
+    try:
+        held = cluster.a.research(sources=["gate"])
+        cluster.a.wait_event(held["id"], "node_start", "researcher")
+        response = deaf.client.post(f"/api/research/{held['id']}/cancel")
+    finally:
+        cluster.gate.unlink()
+    assert response.status_code == 200 and response.json()["status"] == "cancelled"
 
 
 def test_a_stream_ends_when_redis_stops_in_the_middle_of_it(cluster: Cluster) -> None:

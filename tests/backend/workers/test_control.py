@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import psycopg
 import pytest
 from sqlalchemy.exc import IntegrityError
 
@@ -12,6 +13,7 @@ from backend.config import Settings
 from backend.persistence import RunStore, database_target
 from backend.trace import Tracer
 from backend.workers.control import RunControl
+from backend.workers.queue import RunJob, RunQueue
 from tests.backend.api.conftest import fresh_postgres
 
 
@@ -79,3 +81,20 @@ async def test_an_event_number_cannot_be_stored_twice_for_a_run(store: RunStore)
     with pytest.raises(IntegrityError):
         await store.add_events([Tracer("r1", last_seq=4).emit("run", "info", "twice")])
     assert [e.message for e in await store.events("r1")] == ["once"]
+
+
+async def test_the_run_queue_puts_again_after_postgresql_dropped_its_connection(
+    store: RunStore,
+) -> None:
+    queue = await RunQueue.open(store.db.libpq_url)
+    try:
+        await queue.put(RunJob("r1", "start"))
+        pid = queue.connection.info.backend_pid
+        async with await psycopg.AsyncConnection.connect(
+            store.db.libpq_url, autocommit=True
+        ) as admin:
+            await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        await queue.put(RunJob("r2", "start"))  # a replica's next start, after the restart
+        assert await queue.size() == 2
+    finally:
+        await queue.close()
