@@ -7,4 +7,4 @@ bash scripts/setup.sh
 .venv/bin/mypy backend marsa_common mcp_servers
 # As from a developer's shell: the suite must clear these (tests/conftest.py) or fail.
 MARSA_LLM=openai:gpt-4o-mini OPENAI_API_KEY=sk-not-for-tests MARSA_EMBEDDER=ollama:none \
-  TAVILY_API_KEY=tvly-not-for-tests .venv/bin/pytest -q "$@"
+  TAVILY_API_KEY=tvly-not-for-tests .venv/bin/pytest -q --durations=15 "$@"

@@ -589,8 +589,13 @@ class RunManager:
         # with a run that has events (a worker taking over a dead one's) finds a checkpoint to
         # resume from. Given as the input of ainvoke, it would be saved in the background
         # while the planner runs, after the planner's first events.
-        await self.graph.aupdate_state(
-            config, initial_state(record.query, ctx.max_iterations, earlier), as_node=START
+        # Shielded: a cancel landing mid-write (a run cancelled right after it was posted)
+        # must not leave the checkpointer's SQLite connection inside an open transaction,
+        # which would lock the database for every other write.
+        await asyncio.shield(
+            self.graph.aupdate_state(
+                config, initial_state(record.query, ctx.max_iterations, earlier), as_node=START
+            )
         )
         emit_run_start(ctx, record.query, earlier)
         if mode == "resume" and note:
