@@ -90,12 +90,18 @@ def question_parts(query: str) -> list[str]:
     return parts if len(parts) >= 2 else [query]
 
 
+def statements(text: str) -> list[str]:
+    """The sentences of a question ("In development I want X. Which …?" → two); a question
+    is short and plain, so a full stop or "!" before a capital ends one."""
+    return re.split(r"(?<=[.!])\s+(?=[A-Z])", text.strip())
+
+
 def _scene_and_asking(query: str) -> tuple[str, str]:
     """The statements before a question's one asking sentence, and that sentence; ('', query)
     when the question is one sentence or does not end by asking."""
     if not query.rstrip().endswith("?"):
         return "", query
-    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", query.strip())
+    sentences = statements(query)
     if len(sentences) < 2:
         return "", query
     return " ".join(sentences[:-1]), sentences[-1]
@@ -131,7 +137,7 @@ def _setting(first: str) -> tuple[str, str]:
         head, _, rest = first.rpartition(":")
         if rest.strip() and len(head.split()) >= 3:
             return head.strip(), rest.strip()
-    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", first)
+    sentences = statements(first)
     if len(sentences) >= 2:
         return " ".join(sentences[:-1]).strip(), sentences[-1]
     if match := _OPENING_CLAUSE.match(first):

@@ -38,7 +38,7 @@ import re
 from typing import Final
 
 from backend.reasoning.models import Plan, QuestionKind, SubQuery
-from backend.reasoning.offline.asks import asks, question_parts
+from backend.reasoning.offline.asks import asks, question_parts, statements
 from backend.reasoning.offline.text import (
     COMPARATIVE_WORDS,
     QUESTION_WORDS,
@@ -432,7 +432,7 @@ def resolve_parts(parts: list[str], query: str) -> list[str] | None:
     guessed."""
     # The subject is the first ask's, not its scene's: in "In staging we keep DEBUG logs. Which
     # setting controls the level, and which variable overrides it?", "it" is not DEBUG.
-    asking = re.split(r"(?<=[.!;])\s+(?=[A-Za-z])", parts[0].strip())[-1]
+    asking = statements(parts[0])[-1]
     subject = first_part_subject(asking, query)
     out = [parts[0]]
     for part in parts[1:]:
