@@ -395,6 +395,8 @@ def _counts(asked: Asked, passage: str) -> bool:
         return True
     for match in _NUMBER_WORD.finditer(passage):
         after = words(passage[match.end() :])[:3]
+        if match.group(0).lower() == "one" and not asked.counted:
+            continue  # "one or more settings", "one of them": a pronoun, not a value
         if not asked.counted or any(
             stem(w)[:5] == stem(n)[:5] for w in after for n in asked.counted
         ):

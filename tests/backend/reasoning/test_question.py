@@ -225,6 +225,26 @@ def test_how_many_times_by_default_is_answered_by_forever() -> None:
     assert not holds_cue(asked, "The default behavior is to retry without waiting.")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "holds"),
+    [
+        ("By default you can call `configure` repeatedly and set one or more settings.", False),
+        ("By default, one of the processors renders it.", False),
+        ("By default it allows 100 messages per second.", True),
+        ("By default it keeps two messages per second.", True),
+    ],
+)
+def test_one_as_a_pronoun_is_not_a_value(sentence: str, holds: bool) -> None:
+    asked = analyse("Which setting rate-limits repeated messages, and what is its default rate?")
+    assert asked.kind == "number" and not asked.counted
+    assert holds_cue(asked, sentence) is holds
+
+
+def test_one_counts_what_is_asked() -> None:
+    asked = analyse("How many worker processes does it start?")
+    assert holds_cue(asked, "It starts one worker process per core.")
+
+
 def test_how_does_x_verb_asks_about_the_verb_and_its_object_not_the_actor() -> None:
     # the documents name what does it ("`scoring.py` scores the quality of every source")
     assert analyse("How does MARSA score the quality of a source?").focus == (
