@@ -24,7 +24,9 @@ date, a default) the passage does not hold, or the passage is far from it both i
 :data:`CLOSE_SIMILARITY`). **A denied premise**: when a sentence holding the question's rarest
 word says the thing asked about is not supported, was removed ("Remove `X`" in a changelog),
 is deprecated or does not exist, and the question did not itself ask "whether" or about the
-change, the premise is denied and the answer says so.
+change, the premise is denied and the answer says so. A sentence saying so in other words
+counts when it is about as near the question in meaning as any passage ("… in place?" /
+"Bound loggers are immutable, so it's not possible to modify a context directly.").
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ MIN_COVERAGE: Final = 0.25
 CLOSE_SIMILARITY: Final = 0.6
 DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
+DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
+DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
 WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
@@ -447,9 +451,21 @@ def _denial(
     if len(known) < 2:
         return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
+    nearest = max(c.similarity for c in scored)
     for choice in scored:
         passage = choice.passage
-        if len(passage.sentences) != 1 or choice.coverage < DENIAL_COVERAGE:
+        if len(passage.sentences) != 1:
+            continue
+        # A sentence about as near the question in meaning as any, saying it cannot be done,
+        # denies it in other words ("… in place?" / "Bound loggers are immutable, so it's not
+        # possible to modify a context directly.").
+        if (
+            choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
+            and not passage.is_code
+            and denies(passage.quote)
+        ):
+            return choice
+        if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"
         about_it = (

@@ -349,3 +349,32 @@ def test_a_sentence_that_adds_the_questions_words_earns_half_its_place_in_a_wind
     assert penalty([answer]) == 0.0
     assert penalty([adds, answer]) == pytest.approx(WINDOW_PENALTY / 2)
     assert penalty([answer, idle]) == pytest.approx(WINDOW_PENALTY)
+
+
+IMMUTABLE = (
+    "Bound loggers are immutable, so it's not possible to modify a context directly.\n\n"
+    "The context can only be modified by creating a new bound logger using its `bind()` and "
+    "`unbind()` methods.\n\n"
+    "Processors are called with the logger, the method name and the event dictionary.\n\n"
+    "A bound logger wraps the logger that writes the log lines."
+)
+
+
+async def test_the_nearest_sentence_saying_it_cannot_be_done_denies_in_other_words(
+    engine: OfflineEngine,
+) -> None:
+    # "in place" against "immutable … not possible to modify": no word of the question's own
+    question = (
+        "How do I add a key to an existing bound logger's context in place, so every piece "
+        "of code holding that same logger object sees it?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Glossary", IMMUTABLE)])
+    assert pick.denial is not None and "not possible" in pick.denial.passage.text
+
+
+async def test_a_far_sentence_saying_something_cannot_be_done_denies_nothing(
+    engine: OfflineEngine,
+) -> None:
+    question = "How do I pass the event dictionary to my processors?"
+    pick = await _pick(engine, question, [source("S1", "Glossary", IMMUTABLE)])
+    assert pick.denial is None
