@@ -111,6 +111,7 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
     overlap = min(overlap, chunk_words // 2)
     chunks: list[Chunk] = []
     for section, body in _sections(text):
+        body = _item_paragraphs(body)
         words = list(_WORD.finditer(body))
         if not words:
             continue
@@ -133,6 +134,33 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
                 piece = "```\n" + piece
             chunks.append(Chunk(len(chunks), piece, section, end - start))
     return chunks
+
+
+_ITEM_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+\S")
+
+
+def _item_paragraphs(body: str) -> str:
+    """A list item's later paragraphs, indented under it, joined to the item (the blank
+    lines before them dropped): once :func:`_tidy` strips the indentation, "1. A context
+    dictionary …\n\n   You can inspect a context …" would read as the end of the list."""
+    out: list[str] = []
+    in_fence = False
+    item: int | None = None  # the indentation of the open item's bullet
+    for line in body.split("\n"):
+        indent = len(line) - len(line.lstrip(" \t"))
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and line.strip():
+            bullet = _ITEM_LINE.match(line)
+            if bullet:
+                item = len(bullet.group("indent"))
+            elif item is not None and indent > item and indent >= 2:
+                while out and not out[-1].strip():
+                    out.pop()
+            else:
+                item = None
+        out.append(line)
+    return "\n".join(out)
 
 
 def _fence_line_ends(body: str) -> list[int]:

@@ -68,6 +68,21 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
     assert "# install the tool" in chunks[0].text
 
 
+def test_a_list_items_indented_paragraph_stays_in_the_item() -> None:
+    text = (
+        "It consists of three parts:\n\n"
+        "1. A context dictionary.\n   It is merged into each entry.\n\n"
+        "   You can inspect it with get_context().\n"
+        "2. A list of processors.\n\n"
+        "   ```python\n   x = 1\n\n       y = 2\n   ```\n\n"
+        "Not indented: a new paragraph.\n"
+    )
+    (chunk,) = chunk_text(text)
+    assert "merged into each entry.\nYou can inspect it" in chunk.text
+    assert "x = 1\n\ny = 2" in chunk.text  # a blank line inside code is the code's own
+    assert "```\n\nNot indented" in chunk.text
+
+
 @pytest.mark.parametrize("text", ["", "   \n\n  ", "# Only a heading\n## And another"])
 def test_text_without_words_gives_no_chunks(text: str) -> None:
     assert chunk_text(text) == []

@@ -347,7 +347,21 @@ def _list_with_context(
 
 def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:
     quote = source.text[lead.start : items[-1][-1].end]
-    shown_items = [plain(source.text[it[0].start : it[-1].end]).rstrip(".;,") for it in items]
+    # An item is what its first statement says: the sentences after it explain that item
+    # ("1. A context dictionary … This dictionary is merged into each log entry …").
+    heads = [_head(item) for item in items]
+    shown_items = [plain(source.text[h[0].start : h[-1].end]).rstrip(".;,") for h in heads]
     shown = f"{plain(lead.text)} {'; '.join(shown_items)}."
-    members = [lead.text, *(s.text for item in items for s in item)]
+    members = [lead.text, *(s.text for head in heads for s in head)]
     return Passage(source, members, quote, shown, i, is_list=True)
+
+
+def _head(item: list[_Sentence]) -> list[_Sentence]:
+    """An item's first statement: its sentences up to the second usable one (a bare "1."
+    marker before it and a fragment after it, "(Default 100)", are not statements)."""
+    seen = 0
+    for k, sentence in enumerate(item):
+        seen += sentence.usable
+        if seen == 2:
+            return item[:k]
+    return item

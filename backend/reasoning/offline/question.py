@@ -62,7 +62,10 @@ _LIST: Final = re.compile(
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
     r"should|must|have|has|is)\b"
-    r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b",
+    r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
+    # "What is a bound logger made of?": its parts
+    r"|^\W*what\s+(?:is|are)\b[^?]{1,60}\b(?:made (?:up )?of|composed of|consists? of)\b"
+    r"|\bwhat (?:parts|components|pieces)\b",
     re.I,
 )
 _NUMBER: Final = re.compile(
@@ -374,8 +377,17 @@ _COUNTED: Final = re.compile(
     r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
     re.I,
 )
+_ORDERED_ITEM: Final = re.compile(r"^\s*\d{1,3}[.)](?=\s)", re.M)
+# What a measured value is counted in ("five seconds", "ten times", "two kilobytes").
+_UNIT: Final = re.compile(
+    r"^(?:\w+ )?(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
+    r"times|(?:kilo|mega|giga)?bytes?|[kmg]i?b|characters?|chars?|lines?|columns?|percent|"
+    r"retries|attempts?)\b",
+    re.I,
+)
 _NUMBER_WORD: Final = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|"
     r"thousand|million)\b",
     re.I,
 )
@@ -385,6 +397,7 @@ def _counts(asked: Asked, passage: str) -> bool:
     """A number for a "how many" question: digits, or a number word that counts the asked
     thing ("two worker processes"; "prompts in two different places" does not count
     seconds)."""
+    passage = _ORDERED_ITEM.sub(" ", passage)  # "1. A context dictionary …" counts nothing
     # "retries forever" answers "how many times does it retry?"
     if re.search(
         r"\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
@@ -395,8 +408,8 @@ def _counts(asked: Asked, passage: str) -> bool:
         return True
     for match in _NUMBER_WORD.finditer(passage):
         after = words(passage[match.end() :])[:3]
-        if match.group(0).lower() == "one" and not asked.counted:
-            continue  # "one or more settings", "one of them": a pronoun, not a value
+        if not asked.counted and not (_UNIT.match(" ".join(after[:2])) or "per" in after):
+            continue  # "one or more settings", "three parts": not a measure ("two per second")
         if not asked.counted or any(
             stem(w)[:5] == stem(n)[:5] for w in after for n in asked.counted
         ):

@@ -49,6 +49,7 @@ _GROUPS: Final = (
     "test testing tests",
     "pickle pickleable pickling serialize",
     "doubling exponential backoff",
+    "made consist compose comprise",  # "what is X made of" / "it consists of three parts"
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

@@ -142,3 +142,23 @@ def test_the_default_setup_in_code_is_one_passage_with_every_line() -> None:
 def test_code_after_a_lead_in_that_is_not_about_defaults_is_not_a_defaults_passage() -> None:
     text = DEFAULTS.replace("Using the defaults, as above, is equivalent to:", "Configure it so:")
     assert not [p for p in passages(source("S1", "Getting started", text)) if p.is_defaults]
+
+
+PARTS = """As far as structlog is concerned, it consists of three parts:
+
+1. A context dictionary that you can bind key-value pairs to.
+This dictionary is merged into each log entry that is logged from this logger.
+2. A list of processors that are called on every log entry. (Usually configured.)
+3. And finally a logger that it's wrapping.
+This wrapped logger is responsible for the output of the log entry.
+"""
+
+
+def test_a_list_shows_each_items_first_statement_not_its_explanation() -> None:
+    (listed,) = [p for p in passages(source("S1", "Bound Loggers", PARTS)) if p.is_list]
+    assert listed.text == (
+        "As far as structlog is concerned, it consists of three parts: A context dictionary "
+        "that you can bind key-value pairs to; A list of processors that are called on every "
+        "log entry. (Usually configured.); And finally a logger that it's wrapping."
+    )
+    assert "merged" not in " ".join(listed.sentences) and listed.quote in PARTS

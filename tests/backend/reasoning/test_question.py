@@ -254,3 +254,28 @@ def test_how_does_x_verb_asks_about_the_verb_and_its_object_not_the_actor() -> N
     )
     assert analyse("How does the GZip middleware decide what to compress?").focus
     assert analyse("How do I get my group to run?").focus == ()  # "I" acts in no document
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is a bound logger made of internally?", "What components make up a request?"],
+)
+def test_what_something_is_made_of_asks_for_its_parts(question: str) -> None:
+    assert analyse(question).kind == "list"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "holds"),
+    [
+        ("As far as structlog is concerned, it consists of three parts.", False),
+        ("It has two modes:\n\n1. Plain.\n2. Pretty.", False),
+        ("Long values are cut after eighty characters.", True),
+        ("Values are cut after 80 characters.", True),
+    ],
+)
+def test_a_measure_is_a_number_with_its_unit_not_a_count_or_a_list_marker(
+    sentence: str, holds: bool
+) -> None:
+    asked = analyse("At what length does structlog truncate long values?")
+    assert asked.kind == "number" and not asked.counted
+    assert holds_cue(asked, sentence) is holds
