@@ -519,4 +519,9 @@ def usable_name(name: str) -> bool:
     """Is a name found in a source worth a follow-up search? Not a date, year or number, and
     not only stop or question words."""
     content = [w for w in words(name) if w not in STOPWORDS | QUESTION_WORDS]
+    if name.strip("`*_ ") in _LITERALS:
+        return False  # "`True`" in a sentence about a flag is a value, not something to look up
     return bool(content) and not _is_date_or_number(name)
+
+
+_LITERALS: Final = frozenset({"True", "False", "None", "TRUE", "FALSE", "NULL", "NaN"})

@@ -79,6 +79,8 @@ _VERSION: Final = re.compile(
     r"(?:\s+[\w'-]+){0,3}?\s+(?:version|release)s?\b(?!\s+(?:of\s+)?(?:the\s+)?(?:docs?|documentation))",
     re.I,
 )
+_RELEASE: Final = re.compile(r"\b(?:what|which) (?:version|release)\b", re.I)
+_RELEASE_NUMBER: Final = re.compile(r"\bv?\d+\.\d+(?:\.\d+)*\b|\bversion \d+\b", re.I)
 _DATE: Final = re.compile(
     r"^\W*when\b|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
     r"|\bin what year\b",
@@ -208,6 +210,8 @@ class Asked:
     wants: tuple[str, ...] = ()
     # "I haven't configured it", "out of the box": the answer speaks of the default setup.
     default_setup: bool = False
+    # "Starting with which release …", "the minimum X version": a release number, not a month.
+    release: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -304,6 +308,7 @@ def analyse(question: str) -> Asked:
         focus,
         wanted_type(q),
         default_setup=asks_about_default_setup(question),
+        release=kind == "date" and bool(_VERSION.search(q) or _RELEASE.search(q)),
     )
 
 
@@ -443,6 +448,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return False  # "I haven't configured anything": what happens by default, not otherwise
     if asked.kind == "number":
         return _counts(asked, passage)
+    if asked.release:  # "in July 2018 we came up with `attr.define`" names no release
+        return _RELEASE_NUMBER.search(passage) is not None
     if asked.kind == "list" and enumerates(passage):
         return True
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind

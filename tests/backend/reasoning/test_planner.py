@@ -9,7 +9,7 @@ import pytest
 
 from backend.reasoning.models import QuestionKind, Verdict
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.planner import is_standalone, plan_question
+from backend.reasoning.offline.planner import is_standalone, plan_question, usable_name
 from backend.reasoning.offline.text import key_terms
 from tests.backend.reasoning.corpus import INCEPTION, INCEPTION_MUSIC, NOLAN, source
 
@@ -527,3 +527,11 @@ async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngi
         plan, [source("S1", "Introduction", text, sub_query_ids=["q1"])], [], 1
     )
     assert "bridge: Introduction" not in [sq.purpose for sq in new]
+
+
+@pytest.mark.parametrize(
+    ("name", "usable"),
+    [("True", False), ("`None`", False), ("Hashing", True), ("Christopher Nolan", True)],
+)
+def test_a_code_literal_is_no_name_to_follow_up(name: str, usable: bool) -> None:
+    assert usable_name(name) is usable

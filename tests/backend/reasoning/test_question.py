@@ -279,3 +279,24 @@ def test_a_measure_is_a_number_with_its_unit_not_a_count_or_a_list_marker(
     asked = analyse("At what length does structlog truncate long values?")
     assert asked.kind == "number" and not asked.counted
     assert holds_cue(asked, sentence) is holds
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Starting with which attrs release can define be imported from attrs itself?",
+        "What is the minimum structlog version that has this?",
+        "Which version added the proxy argument?",
+    ],
+)
+def test_a_release_is_answered_by_a_release_number_not_a_month(question: str) -> None:
+    asked = analyse(question)
+    assert asked.kind == "date" and asked.release
+    assert not holds_cue(asked, "So in July 2018, we came up with `attr.define` and friends.")
+    assert holds_cue(asked, "As of attrs 21.3.0 you can also import them from `attrs`.")
+
+
+def test_a_when_question_is_still_answered_by_a_month() -> None:
+    asked = analyse("When did they look for better names?")
+    assert asked.kind == "date" and not asked.release
+    assert holds_cue(asked, "So in July 2018, we came up with `attr.define` and friends.")
