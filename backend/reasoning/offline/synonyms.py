@@ -49,6 +49,11 @@ _GROUPS: Final = (
     "test testing tests",
     "pickle pickleable pickling serialize",
     "doubling exponential backoff",
+    "turn convert transform",  # "turn a string into an integer" / "a converter"
+    "integer int",  # Python's own names for the types
+    "string str",
+    "boolean bool",
+    "dictionary dict",
     "made consist compose comprise",  # "what is X made of" / "it consists of three parts"
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}

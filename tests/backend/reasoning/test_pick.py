@@ -378,3 +378,15 @@ async def test_a_far_sentence_saying_something_cannot_be_done_denies_nothing(
     question = "How do I pass the event dictionary to my processors?"
     pick = await _pick(engine, question, [source("S1", "Glossary", IMMUTABLE)])
     assert pick.denial is None
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [
+        ("integer", "x = field(converter=int)"),
+        ("string", "def f(x: str) -> None: ..."),
+        ("turn", "Attributes can have a `converter` function."),
+    ],
+)
+def test_an_everyday_word_is_held_by_pythons_own_name_for_it(term: str, text: str) -> None:
+    assert coverage([term], text, "", {"": 1.0}) > 0.5
