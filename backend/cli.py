@@ -18,7 +18,8 @@ from backend.config import get_settings
 from backend.mcp_client import MCPHub, ServerUnavailable, ToolCallError, docs_only
 
 app = typer.Typer(
-    help="MARSA, a multi-agent research assistant.",
+    help="MARSA, a multi-agent research assistant. Its store and run history live in "
+    "~/.marsa, or in MARSA_DATA_DIR when set.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
