@@ -30,6 +30,7 @@ from typing import Any, Final
 from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import Passage
 from backend.reasoning.offline.pick import Choice, Pick, choose, complement
 from backend.reasoning.offline.polarity import has_negation
@@ -169,10 +170,7 @@ def direct_answer(
     if hop is None and asked.kind != "yes_no" and not asked.how_to:
         hop = complement(asked, pick)
     if hop is not None:
-        # "He won the Laurence Olivier Award …" says who only through its document's title.
-        title = hop.passage.source.title
-        label = "" if mentions(hop.passage.quote, title) else f"{title}:"
-        second = _passage_answer(hop, claims, verdicts, lead=label, found=True)
+        second = _passage_answer(hop, claims, verdicts, lead=hop_label(hop), found=True)
         return Answer(
             f"{first.text} {second.text}",
             [*first.claims, *second.claims],
@@ -180,6 +178,14 @@ def direct_answer(
             basis=second.basis,
         )
     return first
+
+
+def hop_label(hop: Choice) -> str:
+    """ "Title:" before a second link that says who only through its document's title ("He
+    won the Laurence Olivier Award …"), as a reader sees the title (no markup); '' when the
+    passage names it."""
+    title = hop.passage.source.title
+    return "" if mentions(hop.passage.quote, title) else f"{plain(title)}:"
 
 
 def _next_hop(plan: Plan, pick: Pick) -> Choice | None:

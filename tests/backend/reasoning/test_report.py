@@ -438,3 +438,15 @@ async def test_compared_things_listed_side_by_side_are_answered_from_that_list(
     _, report = await _run(engine, question, sources)
     assert "flat string" in report.answer
     assert "JSON-serializable" in report.answer
+
+
+def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
+    from backend.reasoning.offline.answer import hop_label
+    from backend.reasoning.offline.passages import passages
+    from backend.reasoning.offline.pick import Choice
+
+    example = source("S1", "*attrs* by Example", "To do this, define a post-init method.")
+    hop = Choice(passages(example)[0], 0.5, 0.5, 0.5, True)
+    assert hop_label(hop) == "attrs by Example:"
+    named = source("S2", "Tom Ashby", "Tom Ashby is an English actor.")
+    assert hop_label(Choice(passages(named)[0], 0.5, 0.5, 0.5, True)) == ""
