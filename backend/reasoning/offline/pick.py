@@ -40,6 +40,7 @@ from typing import Final
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import Passage, passages
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
@@ -90,7 +91,7 @@ _DENIAL: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
     r"take|accept|offer|include|permit|enable|recogni[sz]e|understand|attempt|auto\w*|"
-    r"automatically)\b"
+    r"automatically|do so)\b"
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
     r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
     r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"
@@ -110,6 +111,7 @@ _CONDITION: Final = re.compile(
 def denies(sentence: str) -> bool:
     """Does the sentence say something is not supported, removed or absent (outside a
     condition)?"""
+    sentence = plain(sentence)  # "it will *not* do so", "does **not** support"
     return any(not _CONDITION.search(sentence[: m.start()]) for m in _DENIAL.finditer(sentence))
 
 

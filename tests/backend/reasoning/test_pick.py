@@ -163,6 +163,9 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
         ("Click does not auto correct parameters, unlike argparse.", True),
         ("So Click does not attempt to be magical about this.", True),
         ("Click does not print anything here.", False),
+        ("HTTPX does *not* support HTTPS proxies.", True),  # emphasis is markup
+        ("It will happily write one for you, however it will **not** do so by default.", True),
+        ("If you do not do so, the run fails.", False),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
