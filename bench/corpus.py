@@ -60,6 +60,13 @@ CORPORA = {
         docs="docs",
         suffixes=(".md", ".rst"),
     ),
+    "attrs": Corpus(
+        package="attrs",
+        version="25.1.0",  # MyST Markdown, plus two reStructuredText files (api.rst, api-attr.rst)
+        sha256="1c97078a80c814273a76b2a298a932eb681c87415c11dee0a6921de7f1b02c3e",
+        docs="docs",
+        suffixes=(".md", ".rst"),
+    ),
 }
 
 
