@@ -91,6 +91,26 @@ _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
 # Sphinx directives whose body is not prose: lists of documents or objects to pull in.
 SKIPPED_DIRECTIVES = re.compile(r"^(?:toctree|auto\w*|\w*include|raw|image|figure|todo)$")
+# autodoc's directive for one object ("autofunction:: attrs.validators.max_len"): its
+# docstring is not in the file, but the built page shows its name and what the file adds
+# below it (an example): the name as code, then that body.
+AUTODOC_OBJECT = re.compile(
+    r"^auto(?:function|class|method|attribute|data|exception|decorator|property|"
+    r"classmethod|staticmethod|pydantic_model|typeddict)$"
+)
+
+
+def autodoc_text(args: str, body: str) -> str:
+    """An autodoc directive as a reader sees it: the object's name as code (its first
+    argument), its body's first paragraph on the same line ("`attrs.validators.max_len`:
+    For example:" then the example), so neither is read without the other."""
+    name = args.split()[0] if args.split() else ""
+    label, body = (f"`{name}`" if name else ""), body.strip()
+    if not body or not label:
+        return label or body
+    if body.startswith(("```", "- ", "* ", "|", "#")):
+        return f"{label}:\n\n{body}"
+    return f"{label}: {body}"
 # Sphinx directives (and extensions' ones: `click:example`, `jupyter-execute`) whose body is
 # code to show or to run: it stays a code block, never read as prose.
 CODE_DIRECTIVES = re.compile(
@@ -310,11 +330,13 @@ def _unknown_directive(message: Any) -> str:
     if directive is None:
         return ""
     name = directive.group("name").split(":")[-1].lower()
-    if SKIPPED_DIRECTIVES.match(name):
+    if SKIPPED_DIRECTIVES.match(name) and not AUTODOC_OBJECT.match(name):
         return ""
     while rest and rest[0].strip().startswith(":"):
         rest = rest[1:]  # the directive's options
     source = textwrap.dedent("\n".join(rest)).strip("\n")
+    if AUTODOC_OBJECT.match(name):
+        return autodoc_text(directive.group("args"), rst_to_markdown(source).markdown)
     if CODE_DIRECTIVES.match(name):
         return f"```\n{source}\n```" if source.strip() else ""
     if name in TRANSPARENT_DIRECTIVES:

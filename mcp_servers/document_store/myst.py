@@ -18,11 +18,13 @@ import textwrap
 from typing import Final
 
 from mcp_servers.document_store.formats import (
+    AUTODOC_OBJECT,
     CODE_DIRECTIVES,
     DIRECTIVE_LABELS,
     SETTING_DIRECTIVES,
     SKIPPED_DIRECTIVES,
     TRANSPARENT_DIRECTIVES,
+    autodoc_text,
     role_text,
     rst_to_markdown,
 )
@@ -153,6 +155,8 @@ def _directive(name: str, args: str, body: str) -> str:
     if CODE_DIRECTIVES.match(name) or name == "code-cell":
         language = args.split()[0] if args and name in ("code", "code-block", "sourcecode") else ""
         return f"```{language}\n{body}\n```" if body.strip() else ""
+    if AUTODOC_OBJECT.match(name):
+        return autodoc_text(args, "\n".join(_blocks(body.splitlines())))
     if SKIPPED_DIRECTIVES.match(name) or SETTING_DIRECTIVES.match(name):
         return ""
     inner = "\n".join(_blocks(body.splitlines())).strip()

@@ -375,3 +375,35 @@ def test_myst_definition_lists_keep_each_definition_with_its_term() -> None:
     )
     assert "- **event_dict**: Current context together with the current event." in doc.content
     assert "\n: " not in doc.content
+
+
+AUTODOC_RST = b"""Validators
+==========
+
+.. automodule:: attrs.validators
+   :members:
+
+.. autofunction:: attrs.validators.max_len
+
+   For example:
+
+   .. doctest::
+
+      >>> C("bacon")
+      ValueError: Length of 'x' must be <= 4: 5
+
+.. autoclass:: attrs.Attribute
+"""
+
+
+def test_an_autodoc_object_shows_its_name_with_what_the_file_says_of_it() -> None:
+    (doc,) = load_bytes(AUTODOC_RST, "api.rst")
+    assert "`attrs.validators.max_len`: For example:\n\n```\n>>> C(\"bacon\")" in doc.content
+    assert "`attrs.Attribute`" in doc.content
+    assert "automodule" not in doc.content.lower() and ":members:" not in doc.content
+
+
+def test_a_myst_autodoc_object_shows_its_name_with_its_body() -> None:
+    text = b"# API\n\nIntro {class}`x`.\n\n```{autofunction} pkg.mod.f\n\nIt returns 3.\n```\n"
+    (doc,) = load_bytes(text, "api.md")
+    assert "`pkg.mod.f`: It returns 3." in doc.content

@@ -392,6 +392,8 @@ def identifiers(question: str) -> list[str]:
     out = []
     for token in re.findall(r"`([^`]+)`|([A-Za-z_][\w.]*\w)", question):
         name = (token[0] or token[1]).strip().rstrip("()")
+        if _ABBREVIATION.match(name):
+            continue
         # PascalCase of code ("SessionMiddleware", "CORSMiddleware"), not a surname
         # ("McCann", "LaGuardia"): the first part has four letters or is an acronym.
         pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name)
@@ -427,11 +429,18 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     for source in sources:
         seen |= content_stems(f"{source.title}\n{source.text}")
     missing = []
-    for token in re.findall(r"[A-Za-z][\w.-]*\w", question)[1:]:  # the first word is capitalised
+    for found in re.finditer(r"[A-Za-z][\w.-]*\w", question):
+        token = found.group(0)
+        if _SENTENCE_START.search(question[: found.start()]) or _ABBREVIATION.match(token):
+            continue  # "Apart from …, which …?" opens a sentence; "i.e." is no name
         named = token[0].isupper() or any(ch.isdigit() or ch in "_." for ch in token)
         if named and token.lower() not in STOPWORDS and not content_stems(token) <= seen:
             missing.append(token)
     return missing
+
+
+_SENTENCE_START: Final = re.compile(r"(?:^|[.!?:;]\s+)\W*$")
+_ABBREVIATION: Final = re.compile(r"^(?:i\.e|e\.g|etc|vs|cf|a\.k\.a|approx)\.?$", re.I)
 
 
 def _ranks(sources: list[Source]) -> dict[str, int]:

@@ -393,3 +393,10 @@ async def test_a_far_sentence_saying_something_cannot_be_done_denies_nothing(
 )
 def test_an_everyday_word_is_held_by_pythons_own_name_for_it(term: str, text: str) -> None:
     assert coverage([term], text, "", {"": 1.0}) > 0.5
+
+
+def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> None:
+    sources = [source("S1", "Proxies", PROXIES)]
+    question = "How old is HTTPX, i.e. when was it released? Apart from that, does Zscaler work?"
+    assert unknown_names(question, sources) == ["Zscaler"]
+    assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
