@@ -111,6 +111,8 @@ def autodoc_text(args: str, body: str) -> str:
     if body.startswith(("```", "- ", "* ", "|", "#")):
         return f"{label}:\n\n{body}"
     return f"{label}: {body}"
+
+
 # Sphinx directives (and extensions' ones: `click:example`, `jupyter-execute`) whose body is
 # code to show or to run: it stays a code block, never read as prose.
 CODE_DIRECTIVES = re.compile(

@@ -398,7 +398,7 @@ AUTODOC_RST = b"""Validators
 
 def test_an_autodoc_object_shows_its_name_with_what_the_file_says_of_it() -> None:
     (doc,) = load_bytes(AUTODOC_RST, "api.rst")
-    assert "`attrs.validators.max_len`: For example:\n\n```\n>>> C(\"bacon\")" in doc.content
+    assert '`attrs.validators.max_len`: For example:\n\n```\n>>> C("bacon")' in doc.content
     assert "`attrs.Attribute`" in doc.content
     assert "automodule" not in doc.content.lower() and ":members:" not in doc.content
 
