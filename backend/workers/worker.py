@@ -312,7 +312,12 @@ async def run_worker(settings: Settings) -> None:
     taking = await connect(db.libpq_url)
     try:
         fence = Fence()
-        async with open_checkpointer(store.db, fence=fence) as saver, MCPHub(settings) as hub:
+        async with (
+            open_checkpointer(
+                store.db, fence=fence, connections=max(1, settings.max_active_runs)
+            ) as saver,
+            MCPHub(settings) as hub,
+        ):
             manager = WorkerRunManager(
                 settings,
                 store,
