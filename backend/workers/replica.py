@@ -189,7 +189,7 @@ async def open_replica(
     control = RunControl(store.engine, settings.worker_stale_seconds)
     await control.setup()
     queue = await RunQueue.open(db.libpq_url)
-    bus = EventBus(settings.redis_url)
+    bus = EventBus(settings.redis_url, hear_cancels=False)
     await bus.start()
     try:
         yield QueuedRunManager(

@@ -307,7 +307,7 @@ async def run_worker(settings: Settings) -> None:
     control = RunControl(store.engine, settings.worker_stale_seconds)
     await control.setup()
     queue = await RunQueue.open(db.libpq_url)
-    bus = EventBus(settings.redis_url)
+    bus = EventBus(settings.redis_url, hear_runs=False)
     await bus.start()
     taking = await connect(db.libpq_url)
     try:
