@@ -350,6 +350,7 @@ async def run_worker(settings: Settings) -> None:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, on_signal)
+            await manager.warm()  # before taking jobs: ready means ready to research
             watcher = asyncio.create_task(manager.watch_cancels())
             log.warning(
                 "worker %s ready: up to %d runs at once", worker_id, settings.max_active_runs
