@@ -51,10 +51,10 @@ HAND_BACK_WAITS = (0.5, 1.0, 2.0, 4.0)
 class WorkerRunManager(RunManager):
     """Researches queued runs in this worker process."""
 
-    write_linger = 0.05
-    """Each stored batch costs a guarded PostgreSQL transaction and a Redis message to every
-    replica and worker: gathering what a run emits within 50 ms halves their number
-    (bench/cluster.py: about 19 batches a run without it). Streams see events 50 ms later."""
+    write_linger = 0.15
+    """Each stored batch costs a guarded PostgreSQL transaction and a Redis message: gathering
+    what a run emits within 150 ms stores a toy-corpus run in about 4 batches (19 without a
+    wait, 7 with 50 ms; bench/cluster.py). Streams see events up to 150 ms later."""
 
     def __init__(
         self,
