@@ -3,8 +3,13 @@
 one worker killed (SIGKILL) halfway.
 
 Usage: python bench/cluster.py [--runs 50] [--phases single,cluster,kill] [--stale-seconds 10]
+                               [--corpus DIR --questions FILE]
 Everything runs on this machine with the offline engine and the local document store holding a
-tiny corpus: the single process on a SQLite file, the cluster on a fresh PostgreSQL database
+tiny corpus (four short files, ten questions; a run costs about 0.2 CPU-s, so the distributed
+plumbing weighs heavily), or with --corpus a folder of real documentation (e.g. the one
+`python bench/corpus.py structlog` prints) and --questions its questions (a .jsonl file with a
+"question" field per line, e.g. bench/data/structlog_questions.jsonl, or one question a line).
+The single process runs on a SQLite file, the cluster on a fresh PostgreSQL database
 (created and dropped here) and Redis (a redis-server of its own when the binary is there, else
 --redis-url). Prints one JSON object. Per phase: completed, failed, lost (a run that did not end
 in a terminal state, or whose event numbers are not 1..n), throughput in runs per minute (from
@@ -68,9 +73,19 @@ QUESTIONS = [
 ]
 
 
-def questions(runs: int) -> list[str]:
-    """The bench's questions: the list repeated, each run its own numbered copy."""
-    return [f"{QUESTIONS[i % len(QUESTIONS)]} ({i + 1})" for i in range(runs)]
+def questions(runs: int, asked: list[str] | None = None) -> list[str]:
+    """The bench's questions (``asked``, else the toy corpus's): the list repeated, each run
+    its own numbered copy."""
+    pool = asked or QUESTIONS
+    return [f"{pool[i % len(pool)]} ({i + 1})" for i in range(runs)]
+
+
+def read_questions(path: Path) -> list[str]:
+    """Questions from a .jsonl file (each line's "question") or a text file (one a line)."""
+    lines = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    if path.suffix == ".jsonl":
+        return [str(json.loads(line)["question"]) for line in lines]
+    return lines
 
 
 def free_port() -> int:
@@ -182,17 +197,20 @@ class Place:
         self.procs.clear()
 
 
-def ingest(place: Place) -> None:
-    folder = place.home / "corpus"
-    folder.mkdir(exist_ok=True)
-    for name, text in CORPUS.items():
-        (folder / name).write_text(text)
+def ingest(place: Place, corpus: Path | None = None) -> None:
+    """Put ``corpus`` (a folder), or the toy corpus, in the phases' document store."""
+    folder = corpus
+    if folder is None:
+        folder = place.home / "corpus"
+        folder.mkdir(exist_ok=True)
+        for name, text in CORPUS.items():
+            (folder / name).write_text(text)
     done = subprocess.run(
         [sys.executable, "-m", "backend.cli", "ingest", str(folder)],
         env=place.env(),
         cwd=REPO,
         capture_output=True,
-        timeout=300,
+        timeout=1800,
     )
     if done.returncode != 0:
         raise RuntimeError(f"marsa ingest failed:\n{done.stderr.decode()}")
@@ -451,14 +469,23 @@ def run(
     stale_s: float = 10.0,
     deadline_s: float = 900.0,
     home: Path | None = None,
+    corpus: Path | None = None,
+    asked_from: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The bench's figures for the phases asked (single, cluster, kill)."""
-    asked = questions(runs)
-    report: dict[str, Any] = {"runs": runs, "engine": "offline", "cpus": os.cpu_count()}
+    """The bench's figures for the phases asked (single, cluster, kill), on the toy corpus or
+    on ``corpus`` with the questions ``asked_from``."""
+    asked = questions(runs, asked_from)
+    report: dict[str, Any] = {
+        "runs": runs,
+        "engine": "offline",
+        "cpus": os.cpu_count(),
+        "corpus": str(corpus) if corpus else "toy (4 files)",
+        "distinct_questions": len(asked_from or QUESTIONS),
+    }
     with ExitStack() as stack:
         if home is None:
             home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="marsa-cluster-")))
-        ingest(Place(home, {}))
+        ingest(Place(home, {}), corpus)
         if "single" in phases:
             report["single"] = single(home, asked, deadline_s)
         if "cluster" in phases or "kill" in phases:
@@ -512,7 +539,15 @@ def main() -> None:
         "--stale-seconds", type=float, default=10.0, help="MARSA_WORKER_STALE_SECONDS"
     )
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds per phase")
+    parser.add_argument("--corpus", type=Path, help="a folder of documents instead of the toy")
+    parser.add_argument(
+        "--questions", type=Path, help='with --corpus: .jsonl (a "question" a line) or text'
+    )
     args = parser.parse_args()
+    if (args.corpus is None) != (args.questions is None):
+        parser.error("--corpus and --questions go together")
+    if args.corpus is not None and not args.corpus.is_dir():
+        parser.error(f"--corpus {args.corpus}: not a folder")
     figures = run(
         args.runs,
         [p.strip() for p in args.phases.split(",") if p.strip()],
@@ -520,6 +555,8 @@ def main() -> None:
         redis_url=args.redis_url,
         stale_s=args.stale_seconds,
         deadline_s=args.deadline,
+        corpus=args.corpus,
+        asked_from=read_questions(args.questions) if args.questions else None,
     )
     print(json.dumps(figures, indent=2))
 
