@@ -113,6 +113,73 @@ def wait_until(check: Callable[[], bool], what: str, deadline_s: float, proc: An
         time.sleep(0.1)
 
 
+def _ppid_and_cpu() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds so far (user + system), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        table[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return table
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds a phase's processes spend: each named process with its descendants (its MCP
+    servers), and the PostgreSQL backends serving ``database_url``. Linux only (/proc)."""
+
+    roots: dict[str, int]
+    database_url: str | None = None
+    began: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def _backends(self) -> set[int]:
+        if self.database_url is None:
+            return set()
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        return {int(row[0]) for row in rows}
+
+    def _read(self) -> dict[str, dict[int, float]]:
+        table = _ppid_and_cpu()
+        children: dict[int, list[int]] = {}
+        for pid, (parent, _) in table.items():
+            children.setdefault(parent, []).append(pid)
+        out: dict[str, dict[int, float]] = {}
+        for name, root in self.roots.items():
+            tree, todo = {}, [root]
+            while todo:
+                pid = todo.pop()
+                if pid in table:
+                    tree[pid] = table[pid][1]
+                todo += children.get(pid, [])
+            out[name] = tree
+        out["postgres"] = {pid: table[pid][1] for pid in self._backends() if pid in table}
+        return out
+
+    def start(self) -> None:
+        self.began = self._read() if Path("/proc/self/stat").exists() else {}
+
+    def stop(self) -> dict[str, Any]:
+        """CPU seconds since start() by process (a process gone meanwhile is not counted)."""
+        if not self.began:
+            return {}
+        spent = {
+            name: round(sum(now - self.began[name].get(pid, 0.0) for pid, now in pids.items()), 2)
+            for name, pids in self._read().items()
+        }
+        return {"cpu_s": round(sum(spent.values()), 2), "cpu_s_by_process": spent}
+
+
 def stamp(text: str) -> float:
     return datetime.fromisoformat(text).timestamp()
 
@@ -292,12 +359,17 @@ def measure(
     *,
     deadline_s: float,
     halfway: Callable[[], dict[str, Any]] | None = None,
+    meter: CpuMeter | None = None,
 ) -> dict[str, Any]:
     """Submit every question at once (round robin over ``urls``), wait until each run is in a
     terminal state or the deadline passes, and count. ``halfway`` is called once half of the
-    runs have ended; what it returns goes into the figures."""
+    runs have ended; what it returns goes into the figures. ``meter`` counts the CPU seconds
+    spent from the first submit to the last run's end (the bench's own checks after excluded)."""
     clients = [httpx.Client(base_url=url, timeout=120) for url in urls]
+    cpu: dict[str, Any] = {}
     try:
+        if meter is not None:
+            meter.start()
         began = time.time()
 
         def submit(i: int) -> dict[str, Any]:
@@ -329,6 +401,8 @@ def measure(
                 break
             time.sleep(0.5)
         wall_s = time.time() - began
+        if meter is not None:
+            cpu = meter.stop()
         statuses = {i: latest[i]["status"] for i in ids}
         for run_id in ids:
             if statuses[run_id] != "done":  # what went wrong, for the failures by example
@@ -368,6 +442,8 @@ def measure(
             for i in ids
             if i in failed or i in lost
         ],
+        **cpu,
+        **({"cpu_s_per_run": round(cpu["cpu_s"] / len(ids), 3)} if cpu and ids else {}),
         **extra,
         "run_ids": ids,
     }
@@ -378,7 +454,8 @@ def single(home: Path, asked: list[str], deadline_s: float) -> dict[str, Any]:
     place = Place(home, {"database_url": f"sqlite:///{home / 'single.db'}"})
     try:
         url = place.serve()
-        figures = measure([url], asked, deadline_s=deadline_s)
+        meter = CpuMeter({"serve": place.procs[-1].proc.pid})
+        figures = measure([url], asked, deadline_s=deadline_s, meter=meter)
         figures.pop("run_ids")
     finally:
         place.stop()
@@ -389,6 +466,7 @@ def single(home: Path, asked: list[str], deadline_s: float) -> dict[str, Any]:
 class Cluster:
     place: Place
     urls: list[str]
+    replicas: list[Proc]
     workers: list[Proc]
     database_url: str
 
@@ -407,8 +485,9 @@ def cluster(home: Path, database_url: str, redis_url: str, stale_s: float) -> It
     )
     try:
         urls = [place.serve() for _ in range(2)]
+        replicas = list(place.procs)
         workers = [place.worker() for _ in range(2)]
-        yield Cluster(place, urls, workers, database_url)
+        yield Cluster(place, urls, replicas, workers, database_url)
     finally:
         place.stop()
 
@@ -495,7 +574,14 @@ def run(
             )
             shape = "2 marsa serve replicas (run_in=workers) + 2 marsa worker, PostgreSQL, Redis"
             if "cluster" in phases:
-                figures = measure(topology.urls, asked, deadline_s=deadline_s)
+                meter = CpuMeter(
+                    {
+                        **{f"replica{i}": p.proc.pid for i, p in enumerate(topology.replicas)},
+                        **{f"worker{i}": w.proc.pid for i, w in enumerate(topology.workers)},
+                    },
+                    database_url,
+                )
+                figures = measure(topology.urls, asked, deadline_s=deadline_s, meter=meter)
                 figures.pop("run_ids")
                 report["cluster"] = {"processes": shape, **figures}
             if "kill" in phases:

@@ -16,6 +16,8 @@ def test_the_bench_counts_every_run_submitted_at_once_to_one_process(tmp_path: P
     assert single["failures"] == []
     assert 0 < single["latency_p50_s"] <= single["latency_p95_s"] <= single["wall_s"]
     assert single["runs_per_minute"] > 0
+    assert single["cpu_s_by_process"]["serve"] > 0  # the process and its MCP servers
+    assert single["cpu_s"] >= single["cpu_s_by_process"]["serve"]
     assert "cluster" not in figures
 
 
