@@ -3,8 +3,13 @@
 one worker killed (SIGKILL) halfway.
 
 Usage: python bench/cluster.py [--runs 50] [--phases single,cluster,kill] [--stale-seconds 10]
+                               [--corpus DIR --questions FILE]
 Everything runs on this machine with the offline engine and the local document store holding a
-tiny corpus: the single process on a SQLite file, the cluster on a fresh PostgreSQL database
+tiny corpus (four short files, ten questions; a run costs about 0.2 CPU-s, so the distributed
+plumbing weighs heavily), or with --corpus a folder of real documentation (e.g. the one
+`python bench/corpus.py structlog` prints) and --questions its questions (a .jsonl file with a
+"question" field per line, e.g. bench/data/structlog_questions.jsonl, or one question a line).
+The single process runs on a SQLite file, the cluster on a fresh PostgreSQL database
 (created and dropped here) and Redis (a redis-server of its own when the binary is there, else
 --redis-url). Prints one JSON object. Per phase: completed, failed, lost (a run that did not end
 in a terminal state, or whose event numbers are not 1..n), throughput in runs per minute (from
@@ -68,9 +73,19 @@ QUESTIONS = [
 ]
 
 
-def questions(runs: int) -> list[str]:
-    """The bench's questions: the list repeated, each run its own numbered copy."""
-    return [f"{QUESTIONS[i % len(QUESTIONS)]} ({i + 1})" for i in range(runs)]
+def questions(runs: int, asked: list[str] | None = None) -> list[str]:
+    """The bench's questions (``asked``, else the toy corpus's): the list repeated, each run
+    its own numbered copy."""
+    pool = asked or QUESTIONS
+    return [f"{pool[i % len(pool)]} ({i + 1})" for i in range(runs)]
+
+
+def read_questions(path: Path) -> list[str]:
+    """Questions from a .jsonl file (each line's "question") or a text file (one a line)."""
+    lines = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    if path.suffix == ".jsonl":
+        return [str(json.loads(line)["question"]) for line in lines]
+    return lines
 
 
 def free_port() -> int:
@@ -96,6 +111,73 @@ def wait_until(check: Callable[[], bool], what: str, deadline_s: float, proc: An
         if time.monotonic() > end:
             raise TimeoutError(f"{what}: not within {deadline_s}s")
         time.sleep(0.1)
+
+
+def _ppid_and_cpu() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds so far (user + system), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        table[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return table
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds a phase's processes spend: each named process with its descendants (its MCP
+    servers), and the PostgreSQL backends serving ``database_url``. Linux only (/proc)."""
+
+    roots: dict[str, int]
+    database_url: str | None = None
+    began: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def _backends(self) -> set[int]:
+        if self.database_url is None:
+            return set()
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        return {int(row[0]) for row in rows}
+
+    def _read(self) -> dict[str, dict[int, float]]:
+        table = _ppid_and_cpu()
+        children: dict[int, list[int]] = {}
+        for pid, (parent, _) in table.items():
+            children.setdefault(parent, []).append(pid)
+        out: dict[str, dict[int, float]] = {}
+        for name, root in self.roots.items():
+            tree, todo = {}, [root]
+            while todo:
+                pid = todo.pop()
+                if pid in table:
+                    tree[pid] = table[pid][1]
+                todo += children.get(pid, [])
+            out[name] = tree
+        out["postgres"] = {pid: table[pid][1] for pid in self._backends() if pid in table}
+        return out
+
+    def start(self) -> None:
+        self.began = self._read() if Path("/proc/self/stat").exists() else {}
+
+    def stop(self) -> dict[str, Any]:
+        """CPU seconds since start() by process (a process gone meanwhile is not counted)."""
+        if not self.began:
+            return {}
+        spent = {
+            name: round(sum(now - self.began[name].get(pid, 0.0) for pid, now in pids.items()), 2)
+            for name, pids in self._read().items()
+        }
+        return {"cpu_s": round(sum(spent.values()), 2), "cpu_s_by_process": spent}
 
 
 def stamp(text: str) -> float:
@@ -182,17 +264,20 @@ class Place:
         self.procs.clear()
 
 
-def ingest(place: Place) -> None:
-    folder = place.home / "corpus"
-    folder.mkdir(exist_ok=True)
-    for name, text in CORPUS.items():
-        (folder / name).write_text(text)
+def ingest(place: Place, corpus: Path | None = None) -> None:
+    """Put ``corpus`` (a folder), or the toy corpus, in the phases' document store."""
+    folder = corpus
+    if folder is None:
+        folder = place.home / "corpus"
+        folder.mkdir(exist_ok=True)
+        for name, text in CORPUS.items():
+            (folder / name).write_text(text)
     done = subprocess.run(
         [sys.executable, "-m", "backend.cli", "ingest", str(folder)],
         env=place.env(),
         cwd=REPO,
         capture_output=True,
-        timeout=300,
+        timeout=1800,
     )
     if done.returncode != 0:
         raise RuntimeError(f"marsa ingest failed:\n{done.stderr.decode()}")
@@ -274,12 +359,17 @@ def measure(
     *,
     deadline_s: float,
     halfway: Callable[[], dict[str, Any]] | None = None,
+    meter: CpuMeter | None = None,
 ) -> dict[str, Any]:
     """Submit every question at once (round robin over ``urls``), wait until each run is in a
     terminal state or the deadline passes, and count. ``halfway`` is called once half of the
-    runs have ended; what it returns goes into the figures."""
+    runs have ended; what it returns goes into the figures. ``meter`` counts the CPU seconds
+    spent from the first submit to the last run's end (the bench's own checks after excluded)."""
     clients = [httpx.Client(base_url=url, timeout=120) for url in urls]
+    cpu: dict[str, Any] = {}
     try:
+        if meter is not None:
+            meter.start()
         began = time.time()
 
         def submit(i: int) -> dict[str, Any]:
@@ -311,6 +401,8 @@ def measure(
                 break
             time.sleep(0.5)
         wall_s = time.time() - began
+        if meter is not None:
+            cpu = meter.stop()
         statuses = {i: latest[i]["status"] for i in ids}
         for run_id in ids:
             if statuses[run_id] != "done":  # what went wrong, for the failures by example
@@ -350,6 +442,8 @@ def measure(
             for i in ids
             if i in failed or i in lost
         ],
+        **cpu,
+        **({"cpu_s_per_run": round(cpu["cpu_s"] / len(ids), 3)} if cpu and ids else {}),
         **extra,
         "run_ids": ids,
     }
@@ -360,7 +454,8 @@ def single(home: Path, asked: list[str], deadline_s: float) -> dict[str, Any]:
     place = Place(home, {"database_url": f"sqlite:///{home / 'single.db'}"})
     try:
         url = place.serve()
-        figures = measure([url], asked, deadline_s=deadline_s)
+        meter = CpuMeter({"serve": place.procs[-1].proc.pid})
+        figures = measure([url], asked, deadline_s=deadline_s, meter=meter)
         figures.pop("run_ids")
     finally:
         place.stop()
@@ -371,6 +466,7 @@ def single(home: Path, asked: list[str], deadline_s: float) -> dict[str, Any]:
 class Cluster:
     place: Place
     urls: list[str]
+    replicas: list[Proc]
     workers: list[Proc]
     database_url: str
 
@@ -389,8 +485,9 @@ def cluster(home: Path, database_url: str, redis_url: str, stale_s: float) -> It
     )
     try:
         urls = [place.serve() for _ in range(2)]
+        replicas = list(place.procs)
         workers = [place.worker() for _ in range(2)]
-        yield Cluster(place, urls, workers, database_url)
+        yield Cluster(place, urls, replicas, workers, database_url)
     finally:
         place.stop()
 
@@ -451,14 +548,23 @@ def run(
     stale_s: float = 10.0,
     deadline_s: float = 900.0,
     home: Path | None = None,
+    corpus: Path | None = None,
+    asked_from: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The bench's figures for the phases asked (single, cluster, kill)."""
-    asked = questions(runs)
-    report: dict[str, Any] = {"runs": runs, "engine": "offline", "cpus": os.cpu_count()}
+    """The bench's figures for the phases asked (single, cluster, kill), on the toy corpus or
+    on ``corpus`` with the questions ``asked_from``."""
+    asked = questions(runs, asked_from)
+    report: dict[str, Any] = {
+        "runs": runs,
+        "engine": "offline",
+        "cpus": os.cpu_count(),
+        "corpus": str(corpus) if corpus else "toy (4 files)",
+        "distinct_questions": len(asked_from or QUESTIONS),
+    }
     with ExitStack() as stack:
         if home is None:
             home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="marsa-cluster-")))
-        ingest(Place(home, {}))
+        ingest(Place(home, {}), corpus)
         if "single" in phases:
             report["single"] = single(home, asked, deadline_s)
         if "cluster" in phases or "kill" in phases:
@@ -468,7 +574,14 @@ def run(
             )
             shape = "2 marsa serve replicas (run_in=workers) + 2 marsa worker, PostgreSQL, Redis"
             if "cluster" in phases:
-                figures = measure(topology.urls, asked, deadline_s=deadline_s)
+                meter = CpuMeter(
+                    {
+                        **{f"replica{i}": p.proc.pid for i, p in enumerate(topology.replicas)},
+                        **{f"worker{i}": w.proc.pid for i, w in enumerate(topology.workers)},
+                    },
+                    database_url,
+                )
+                figures = measure(topology.urls, asked, deadline_s=deadline_s, meter=meter)
                 figures.pop("run_ids")
                 report["cluster"] = {"processes": shape, **figures}
             if "kill" in phases:
@@ -512,7 +625,15 @@ def main() -> None:
         "--stale-seconds", type=float, default=10.0, help="MARSA_WORKER_STALE_SECONDS"
     )
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds per phase")
+    parser.add_argument("--corpus", type=Path, help="a folder of documents instead of the toy")
+    parser.add_argument(
+        "--questions", type=Path, help='with --corpus: .jsonl (a "question" a line) or text'
+    )
     args = parser.parse_args()
+    if (args.corpus is None) != (args.questions is None):
+        parser.error("--corpus and --questions go together")
+    if args.corpus is not None and not args.corpus.is_dir():
+        parser.error(f"--corpus {args.corpus}: not a folder")
     figures = run(
         args.runs,
         [p.strip() for p in args.phases.split(",") if p.strip()],
@@ -520,6 +641,8 @@ def main() -> None:
         redis_url=args.redis_url,
         stale_s=args.stale_seconds,
         deadline_s=args.deadline,
+        corpus=args.corpus,
+        asked_from=read_questions(args.questions) if args.questions else None,
     )
     print(json.dumps(figures, indent=2))
 

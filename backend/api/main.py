@@ -61,6 +61,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                 manager = await stack.enter_async_context(open_replica(settings, store, saver, hub))
             else:
                 manager = RunManager(settings, store, saver, hub)
+                await manager.warm()  # this process researches: its engine loads before runs
             interrupted = await manager.recover()
             if interrupted:
                 log.warning("runs interrupted by the last stop: %s", ", ".join(interrupted))

@@ -27,9 +27,10 @@ from backend.graph.run import emit_run_start, initial_state
 from backend.graph.state import REPLACE, AgentState
 from backend.mcp_client import MCPHub, ServerStatus
 from backend.persistence import RunRecord, RunStore, WriteRefused, new_run_id
-from backend.reasoning.factory import make_engine
+from backend.reasoning.factory import make_engine, warm_engine
 from backend.reasoning.models import SubQuery
 from backend.trace import TraceEvent, Tracer
+from marsa_common.embeddings import EmbedderError
 
 log = logging.getLogger("marsa.api")
 
@@ -138,6 +139,14 @@ class RunManager:
         for record in await self.store.with_status("awaiting_review"):
             self.live[record.id] = LiveRun(record=record)
         return interrupted
+
+    async def warm(self) -> None:
+        """Load the engine's models before the first run needs them (in a thread: the loop
+        goes on). A model that cannot load is logged; the runs then fail and say why."""
+        try:
+            await asyncio.to_thread(warm_engine)
+        except EmbedderError as exc:
+            log.error("the offline engine's embedder did not load: %s", exc)
 
     async def shutdown(self) -> None:
         """Stop the runs of this process: they become interrupted, resumable from their

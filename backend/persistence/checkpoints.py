@@ -39,6 +39,43 @@ class FencedPostgresSaver(AsyncPostgresSaver):
             await self.fence(str(config["configurable"]["thread_id"]))
 
 
+def _unserialised(saver: AsyncPostgresSaver, connections: int) -> None:
+    """Let a pooled saver use its pool: the library takes one instance-wide lock around every
+    call, pooled or not (langgraph#7259), so a worker's runs would write their checkpoints one
+    at a time on one connection. With a pool each call holds a connection of its own; the
+    lock becomes a semaphore as wide as the pool."""
+    saver.lock = asyncio.Semaphore(connections)  # type: ignore[assignment]
+
+
+@asynccontextmanager
+async def _saver(
+    saver_class: type[AsyncPostgresSaver], libpq_url: str, connections: int
+) -> AsyncIterator[AsyncPostgresSaver]:
+    """The saver on one connection, or on a pool of ``connections``; closed on exit."""
+    if connections <= 1:
+        async with saver_class.from_conn_string(libpq_url) as saver:
+            yield saver
+        return
+    from psycopg.rows import dict_row
+    from psycopg_pool import AsyncConnectionPool
+
+    # The connections' settings are those from_conn_string gives its single one.
+    pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+        libpq_url,
+        min_size=connections,
+        max_size=connections,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        open=False,
+    )
+    await pool.open(wait=True)
+    try:
+        saver = saver_class(conn=pool)
+        _unserialised(saver, connections)
+        yield saver
+    finally:
+        await pool.close()
+
+
 async def _try_lock(conn: Any, key: int) -> bool:
     row = await (await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))).fetchone()
     return bool(row and row[0])
@@ -46,10 +83,12 @@ async def _try_lock(conn: Any, key: int) -> bool:
 
 @asynccontextmanager
 async def open_checkpointer(
-    db: Database, *, fence: Fence | None = None
+    db: Database, *, fence: Fence | None = None, connections: int = 1
 ) -> AsyncIterator[BaseCheckpointSaver]:
     """An async checkpointer with its tables in place, closed on exit; on PostgreSQL,
-    ``fence`` (if given) may refuse a run's checkpoint writes."""
+    ``fence`` (if given) may refuse a run's checkpoint writes, and ``connections`` above one
+    gives it a pool of that many connections, used at once by runs going on together (a
+    worker's: with one connection, every checkpoint of every run waits for the one before)."""
     if db.kind == "sqlite":
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -62,7 +101,7 @@ async def open_checkpointer(
     import psycopg
 
     saver_class = AsyncPostgresSaver if fence is None else FencedPostgresSaver
-    async with saver_class.from_conn_string(db.libpq_url) as pg_saver:
+    async with _saver(saver_class, db.libpq_url, connections) as pg_saver:
         if isinstance(pg_saver, FencedPostgresSaver):
             pg_saver.fence = fence
         # One process at a time: replicas and workers starting together race otherwise. A

@@ -45,6 +45,14 @@ class OfflineInstead:
         return await self.offline.write_report(plan, claims, verdicts, sources)
 
 
+def warm_engine() -> None:
+    """Load what the offline engine loads on first use (every engine falls back to it), so a
+    process's first runs do not pay it; raises EmbedderError when the model cannot load."""
+    from backend.reasoning.offline.engine import OfflineEngine
+
+    OfflineEngine().warm()
+
+
 def make_engine(settings: Settings, tracer: Tracer | None = None) -> ReasoningEngine:
     """The LLM engine when ``MARSA_LLM`` is set (falling back step by step to the offline
     engine), else the offline engine.

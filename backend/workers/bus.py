@@ -29,9 +29,24 @@ RECONNECT_SECONDS = 1.0
 class EventBus:
     """Publish run progress and cancels; wake local followers when another process publishes."""
 
-    def __init__(self, url: str | None, on_cancel: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        url: str | None,
+        on_cancel: Callable[[str], None] | None = None,
+        *,
+        hear_runs: bool = True,
+        hear_cancels: bool = True,
+    ):
         self.url = url
         self.on_cancel = on_cancel
+        # What this process listens to: a replica follows runs and never stops one, a worker
+        # stops runs and follows none. Every message on a channel costs every subscriber a
+        # read and a parse (a run's event batches reach every process otherwise).
+        self.channels = [
+            name
+            for name, wanted in ((RUNS_CHANNEL, hear_runs), (CANCEL_CHANNEL, hear_cancels))
+            if wanted
+        ]
         self.healthy = False
         self._client: aioredis.Redis | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -44,7 +59,8 @@ class EventBus:
         self._client = aioredis.Redis.from_url(
             self.url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
         )
-        self._listener = asyncio.create_task(self._listen(), name="marsa-bus")
+        if self.channels:
+            self._listener = asyncio.create_task(self._listen(), name="marsa-bus")
 
     async def close(self) -> None:
         """Stop listening and disconnect."""
@@ -119,7 +135,7 @@ class EventBus:
         while True:
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(RUNS_CHANNEL, CANCEL_CHANNEL)
+                await pubsub.subscribe(*self.channels)
                 self.healthy = True
                 # Wake everyone: what was published while Redis was away was not heard.
                 self.wake_all()

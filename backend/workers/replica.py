@@ -79,9 +79,12 @@ class QueuedRunManager(RunManager):
     async def _launch(self, live: LiveRun, mode: Mode, note: str = "") -> None:
         run_id = live.record.id
         self.live.pop(run_id, None)  # no run state kept here
-        await self.control.clear_cancel(run_id)
+        last = 0  # a run just posted: no events, no control row, no id anyone knows yet
+        if mode == "resume":
+            await self.control.clear_cancel(run_id)
+            last = await self.store.last_seq(run_id)
         await self.queue.put(RunJob(run_id=run_id, mode=mode, note=note))
-        await self.bus.announce(run_id, await self.store.last_seq(run_id), live.record.status)
+        await self.bus.announce(run_id, last, live.record.status)
 
     async def _cancel(self, run_id: str) -> RunRecord:
         record = await self.get(run_id)
@@ -189,7 +192,7 @@ async def open_replica(
     control = RunControl(store.engine, settings.worker_stale_seconds)
     await control.setup()
     queue = await RunQueue.open(db.libpq_url)
-    bus = EventBus(settings.redis_url)
+    bus = EventBus(settings.redis_url, hear_cancels=False)
     await bus.start()
     try:
         yield QueuedRunManager(

@@ -51,10 +51,10 @@ HAND_BACK_WAITS = (0.5, 1.0, 2.0, 4.0)
 class WorkerRunManager(RunManager):
     """Researches queued runs in this worker process."""
 
-    write_linger = 0.05
-    """Each stored batch costs a guarded PostgreSQL transaction and a Redis message to every
-    replica and worker: gathering what a run emits within 50 ms halves their number
-    (bench/cluster.py: about 19 batches a run without it). Streams see events 50 ms later."""
+    write_linger = 0.15
+    """Each stored batch costs a guarded PostgreSQL transaction and a Redis message: gathering
+    what a run emits within 150 ms stores a toy-corpus run in about 4 batches (19 without a
+    wait, 7 with 50 ms; bench/cluster.py). Streams see events up to 150 ms later."""
 
     def __init__(
         self,
@@ -307,12 +307,17 @@ async def run_worker(settings: Settings) -> None:
     control = RunControl(store.engine, settings.worker_stale_seconds)
     await control.setup()
     queue = await RunQueue.open(db.libpq_url)
-    bus = EventBus(settings.redis_url)
+    bus = EventBus(settings.redis_url, hear_runs=False)
     await bus.start()
     taking = await connect(db.libpq_url)
     try:
         fence = Fence()
-        async with open_checkpointer(store.db, fence=fence) as saver, MCPHub(settings) as hub:
+        async with (
+            open_checkpointer(
+                store.db, fence=fence, connections=max(1, settings.max_active_runs)
+            ) as saver,
+            MCPHub(settings) as hub,
+        ):
             manager = WorkerRunManager(
                 settings,
                 store,
@@ -345,6 +350,7 @@ async def run_worker(settings: Settings) -> None:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, on_signal)
+            await manager.warm()  # before taking jobs: ready means ready to research
             watcher = asyncio.create_task(manager.watch_cancels())
             log.warning(
                 "worker %s ready: up to %d runs at once", worker_id, settings.max_active_runs

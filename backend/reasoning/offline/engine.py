@@ -28,6 +28,11 @@ class OfflineEngine:
     def __init__(self, embedder: Embedder | None = None):
         self.vectors = SentenceVectors(embedder)
 
+    def warm(self) -> None:
+        """Load the sentence embedder now (about half a CPU-second), not in a run's first
+        step: a process that researches loads it once, before it takes work."""
+        self.vectors.vectors(["warm"])
+
     async def plan(self, query: str, available: list[str]) -> Plan:
         """Classify the question and route one sub-query per entity, part or hop."""
         return planner.plan_question(query, available)

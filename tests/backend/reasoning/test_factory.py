@@ -12,7 +12,7 @@ import backend.llm
 from backend.config import Settings
 from backend.llm import LLMConfigError
 from backend.reasoning.engine import take_fallbacks
-from backend.reasoning.factory import make_engine
+from backend.reasoning.factory import make_engine, warm_engine
 from backend.reasoning.llm.engine import LLMEngine
 from backend.reasoning.offline.engine import OfflineEngine
 from backend.trace import Tracer
@@ -58,3 +58,14 @@ async def test_a_provider_package_that_is_not_installed_gives_the_offline_engine
 def test_a_model_setting_that_is_not_provider_and_model_still_raises() -> None:
     with pytest.raises(LLMConfigError, match="not provider:model"):
         make_engine(Settings(llm="mystery:model"), Tracer())
+
+
+def test_warming_loads_the_embedder_that_a_runs_offline_engine_then_uses() -> None:
+    from marsa_common.embeddings import _shared_minilm
+
+    _shared_minilm.cache_clear()  # as in a process that has not researched yet
+    warm_engine()
+    engine = make_engine(Settings(llm=None))
+    assert isinstance(engine, OfflineEngine)
+    loaded = engine.vectors.embedder
+    assert getattr(loaded, "_session", None) is not None  # no load left for the first run

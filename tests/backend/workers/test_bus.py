@@ -76,3 +76,30 @@ async def test_without_redis_announcing_only_wakes_this_process() -> None:
         assert followed.is_set() and not bus.healthy
     finally:
         await bus.close()
+
+
+async def test_a_bus_that_does_not_hear_runs_is_not_woken_by_their_announcements(
+    redis_url: str,
+) -> None:
+    cancelled: list[str] = []
+    replica = EventBus(redis_url, hear_cancels=False)
+    worker = EventBus(redis_url, on_cancel=cancelled.append, hear_runs=False)
+    await replica.start()
+    await worker.start()
+    try:
+        await _healthy(replica, worker)
+        followed = worker.watch("run1")
+        await replica.announce("run1", 7, "running")
+        await replica.send_cancel("run2")  # published after the announcement
+
+        async def heard() -> None:
+            while not cancelled:
+                await asyncio.sleep(0.02)
+
+        # Messages reach a subscriber in the order they were published: by the time the
+        # cancel has arrived, the announcement would have woken the follower.
+        await asyncio.wait_for(heard(), 5)
+        assert cancelled == ["run2"] and not followed.is_set()
+    finally:
+        await replica.close()
+        await worker.close()
