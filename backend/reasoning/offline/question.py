@@ -147,7 +147,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         re.I,
     ),
     "how": re.compile(
-        r"\byou (?:can|need to|should|must|have to)\b|\bby \w+ing\b|\bvia `"
+        r"\byou (?:can|need to|should|must|have to)\b(?!['’]t|\s+not\b|not\b)|\bby \w+ing\b|\bvia `"
         r"|\bto \w+[^.]{0,60}?,\s*(?:use|set|pass|call|add|install)\b"
         r"|\b(?:use|set|pass|call|install|configure|enable|add|create|instantiate|specify|"
         r"provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
@@ -264,6 +264,10 @@ _REFERS_BACK: Final = re.compile(
 )
 
 
+_CANNOT: Final = re.compile(
+    r"\byou\s+(?:can['’]t|cannot|can\s+not|must\s+not|mustn['’]t|should\s+not|shouldn['’]t)\b",
+    re.I,
+)
 POINTS_BACK: Final = re.compile(r"\b(?:it|they|that|this|those|these|ones?)\b", re.I)
 
 
@@ -439,7 +443,9 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     """Does the passage hold the kind of thing the question asks for? (A lead-in with its
     code answers a "how".)"""
     if is_code and asked.kind == "how":
-        return True
+        # "Please note that you can't directly set attributes on frozen classes:" with its
+        # code shows what fails, not how to do it.
+        return not _CANNOT.search(passage.split("```")[0])
     if asked.kind == "number" or asked.about_default:
         passage = _REFERENCES.sub(" ", passage)
     if asked.about_default and not _DEFAULT_VALUE.search(passage):

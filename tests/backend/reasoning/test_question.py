@@ -300,3 +300,19 @@ def test_a_when_question_is_still_answered_by_a_month() -> None:
     asked = analyse("When did they look for better names?")
     assert asked.kind == "date" and not asked.release
     assert holds_cue(asked, "So in July 2018, we came up with `attr.define` and friends.")
+
+
+@pytest.mark.parametrize(
+    ("passage", "is_code", "answers"),
+    [
+        ("Please note that you can't directly set attributes:\n\n```\nc.y = 1\n```", True, False),
+        ("You cannot set attributes on frozen classes.", False, False),
+        ("You'll have to use `object.__setattr__`:\n\n```\nobject.__setattr__(c)\n```", True, True),
+        ("If that's not possible, use `call_on_close`:\n\n```\nctx.call_on_close(f)\n```", True, True),
+        ("You can set it with `object.__setattr__`.", False, True),
+    ],
+)
+def test_what_you_cannot_do_is_no_way_to_do_it(passage: str, is_code: bool, answers: bool) -> None:
+    asked = analyse("The class is frozen. How do I still set the attribute?")
+    assert asked.how_to
+    assert holds_cue(asked, passage, is_code) is answers
