@@ -307,8 +307,12 @@ def test_a_when_question_is_still_answered_by_a_month() -> None:
     [
         ("Please note that you can't directly set attributes:\n\n```\nc.y = 1\n```", True, False),
         ("You cannot set attributes on frozen classes.", False, False),
-        ("You'll have to use `object.__setattr__`:\n\n```\nobject.__setattr__(c)\n```", True, True),
-        ("If that's not possible, use `call_on_close`:\n\n```\nctx.call_on_close(f)\n```", True, True),
+        ("You'll have to use `object.__setattr__`:\n\n```\nobject.__setattr__()\n```", True, True),
+        (
+            "If that's not possible, use `call_on_close`:\n\n```\nctx.call_on_close()\n```",
+            True,
+            True,
+        ),
         ("You can set it with `object.__setattr__`.", False, True),
     ],
 )
