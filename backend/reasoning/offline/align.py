@@ -10,7 +10,10 @@ sentences share:
 
 * **shared content** — at least :data:`MIN_SHARED` of the claim's content words (the
   conflicting words aside) occur in the other sentence, and so does every name the claim
-  uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D");
+  uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D"); a
+  short form the claim defines and its long form are one name, named by either ("folic
+  acid (FA)" by "Folic acid decreases …", "sickle cell trait (SCT)" by "… with SCT"), and
+  count once as shared content; an irregular plural is its singular ("Mice" / "mouse");
 * **same subject** — the claim's content words before the conflict (its subject side)
   occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
 * **negation in scope** — a negation counts only when the word it governs (the first
@@ -51,10 +54,12 @@ from backend.reasoning.offline.polarity import (
 )
 from backend.reasoning.offline.signals import (
     Signal,
+    defined_acronyms,
     focus_clause,
     is_year_token,
     number_conflicts,
     same_subject,
+    says_short_form,
     spelled_out,
     tokens,
     unit_of,
@@ -88,6 +93,11 @@ _EFFECT_WORDS: Final = frozenset(
         "found", "observed", "detected", "seen", "shown", "reported",
     }
 )  # fmt: skip
+# Plurals a stemmer leaves apart from their singular: "Mice are …" is about "mouse models".
+_SINGULAR: Final = {
+    "mice": "mouse", "men": "man", "women": "woman", "children": "child", "people": "person",
+    "teeth": "tooth", "feet": "foot", "geese": "goose", "lice": "louse",
+}  # fmt: skip
 _NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
 
 
@@ -136,7 +146,19 @@ def _missing_names(claim: str, other: str) -> list[str]:
         if not mentions(other, n)
         and not any(c.lower() in lowered for c in _core(n))
         and not spelled_out(n, other)
+        and not _defined_and_named(claim, n, other)
     ]
+
+
+def _defined_and_named(claim: str, name: str, other: str) -> bool:
+    """Is ``name`` a short form the claim defines ("folic acid (FA)") or part of the long
+    form of one ("Sickle" of "Sickle cell trait (SCT)"), and does ``other`` name that thing
+    by either form? A claim that spells a thing both ways asks for it once."""
+    for short, long in defined_acronyms(claim):
+        spelled = " ".join(long)
+        if name == short or name.lower() in spelled.lower():
+            return says_short_form(other, short) or mentions(other, spelled)
+    return False
 
 
 def _core(name: str) -> list[str]:
@@ -195,7 +217,7 @@ def _content_words(toks: list[str]) -> list[_Word]:
             or len(word) < 2
         ):
             continue
-        s = stem(word.removesuffix("'s"))
+        s = stem(_SINGULAR.get(word, word).removesuffix("'s"))
         if s in AXIS_OF and axis_side(word) is not None:
             continue
         out.append(_Word(s, i))

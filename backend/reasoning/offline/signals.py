@@ -96,6 +96,10 @@ _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "aro
 # An acronym: three to six capitals, maybe a plural "s" ("BAT", "DSBs"); not an RFC 2119
 # keyword ("MUST", "NOT").
 _ACRONYM: Final = re.compile(r"\b[A-Z]{3,6}s?\b")
+# A short form defined in parentheses after its long form: letters with a capital or a
+# digit after the first ("(FA)", "(Th17)", "(VB6)"), no spaces.
+_DEFINITION: Final = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]*[A-Z0-9][A-Za-z0-9\-]*)\s*\)")
+_LONG_FORM: Final = 5  # words before a definition its long form can span
 _NOT_ACRONYMS: Final = frozenset(
     {"MUST", "SHALL", "SHOULD", "MAY", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL"}
 )
@@ -138,10 +142,41 @@ def spelled_out(text: str, other: str) -> frozenset[str]:
     found: set[str] = set()
     for acronym in _acronyms(other) - _acronyms(text):
         found.update(_spelling(text, acronym))
+    # A short form ``text`` defines itself is one thing with its long form: the other
+    # sentence saying either says both ("sickle cell trait (SCT)" / "patients with SCT").
+    for short, long in defined_acronyms(text):
+        if says_short_form(other, short):
+            found.update(stem(w.lower()) for w in long)
+            found.add(stem(short.lower()))
+        elif mentions(other, " ".join(long)):
+            found.add(stem(short.lower()))
     for acronym in _acronyms(text) - _acronyms(other):
         if _spelling(other, acronym):
             found.add(stem(acronym.lower()))
     return frozenset(found)
+
+
+def defined_acronyms(text: str) -> list[tuple[str, list[str]]]:
+    """(short form, words of its long form) for each short form ``text`` defines in
+    parentheses: "folic acid (FA)", "Chikungunya virus (CHIKV)", "vitamin B6 (VB6)",
+    "Apolipoprotein E4 (APOE4)". The long form runs from the nearest of the (at most
+    :data:`_LONG_FORM`) words before it that starts with the short form's first letter."""
+    out = []
+    for match in _DEFINITION.finditer(text):
+        short = match.group(1)
+        before = re.findall(r"[A-Za-z0-9][\w\-'’]*", text[: match.start()])[-_LONG_FORM:]
+        start = next(
+            (k for k in range(len(before) - 1, -1, -1) if before[k][0].lower() == short[0].lower()),
+            None,
+        )
+        if start is not None:
+            out.append((short, before[start:]))
+    return out
+
+
+def says_short_form(text: str, short: str) -> bool:
+    """Does ``text`` use this short form as a word (case as written, a plural "s" allowed)?"""
+    return bool(re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w-])", text))
 
 
 def _acronyms(text: str) -> set[str]:

@@ -1,0 +1,43 @@
+"""Is a disagreement between two sentences about the same statement?"""
+
+from __future__ import annotations
+
+from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, shared_share
+
+
+def test_a_claims_own_short_form_is_named_by_its_long_form() -> None:
+    # "FA" is the claim's own short form of "folic acid": the other sentence need not
+    # repeat it to be about the same thing.
+    claim = "Intake of folic acid (FA) increases levels of homocysteine."
+    other = "Folic acid decreases homocysteine levels in this population."
+    assert {s.kind for s in aligned_conflicts(claim, other)} == {"antonym"}
+
+
+def test_a_claims_long_form_is_named_by_its_short_form() -> None:
+    claim = "Infection with Chikungunya virus (CHIKV) increases joint pain in adults."
+    other = "CHIKV infection decreases joint pain in adults."
+    assert {s.kind for s in aligned_conflicts(claim, other)} == {"antonym"}
+
+
+def test_a_short_form_and_its_long_form_count_once_as_shared_content() -> None:
+    claim = "HbA1c overestimates glycemic control in black adults with sickle cell trait (SCT)."
+    other = "HbA1c may underestimate past glycemia in black patients with SCT."
+    assert shared_share(claim, other) >= MIN_SHARED
+
+
+def test_overestimate_against_underestimate_of_the_same_thing_contradicts() -> None:
+    claim = "HbA1c overestimates glycemic control in black adults with sickle cell trait (SCT)."
+    other = "HbA1c may systematically underestimate past glycemia in black patients with SCT."
+    assert [s.detail for s in aligned_conflicts(claim, other)] == ["overestimate/underestimate"]
+
+
+def test_incapable_of_negates_what_follows() -> None:
+    claim = "Rats are incapable of producing neutralizing antibodies against the virus."
+    other = "Rats produced neutralizing antibodies against the virus after a single dose."
+    assert [s.kind for s in aligned_conflicts(claim, other)] == ["negation"]
+
+
+def test_an_irregular_plural_is_the_same_subject_as_its_singular() -> None:
+    claim = "Mice are incapable of producing neutralizing antibodies against the virus."
+    other = "The vaccine produced neutralizing antibodies against the virus in two mouse models."
+    assert [s.kind for s in aligned_conflicts(claim, other)] == ["negation"]
