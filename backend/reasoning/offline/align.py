@@ -13,7 +13,8 @@ sentences share:
   uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D"); a
   short form the claim defines and its long form are one name, named by either ("folic
   acid (FA)" by "Folic acid decreases …", "sickle cell trait (SCT)" by "… with SCT"), and
-  count once as shared content; an irregular plural is its singular ("Mice" / "mouse");
+  count once as shared content; a name in the claim's leading scope ("In British men,
+  …") need not be repeated; an irregular plural is its singular ("Mice" / "mouse");
 * **same subject** — the claim's content words before the conflict (its subject side)
   occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
 * **negation in scope** — a negation counts only when the word it governs (the first
@@ -53,6 +54,7 @@ from backend.reasoning.offline.polarity import (
     without_normative,
 )
 from backend.reasoning.offline.signals import (
+    LEADING_SCOPE,
     Signal,
     defined_acronyms,
     focus_clause,
@@ -140,10 +142,12 @@ def _missing_names(claim: str, other: str) -> list[str]:
     """Names in the claim (RFC 2119 keywords and a lone capitalised first word excluded)
     that ``other`` does not mention."""
     lowered = other.lower()
+    scope = LEADING_SCOPE.match(claim)
     return [
         n
         for n in names(claim)
-        if not mentions(other, n)
+        if not (scope and n in scope.group(1))
+        and not mentions(other, n)
         and not any(c.lower() in lowered for c in _core(n))
         and not spelled_out(n, other)
         and not _defined_and_named(claim, n, other)

@@ -92,6 +92,10 @@ _SECTION_LABEL: Final = re.compile(
     r"PARTICIPANTS|METHODS?|MEASUREMENTS|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|"
     r"SIGNIFICANCE|IMPORTANCE|RELEVANCE)(?:\s+AND\s+|\s*/\s*|\s+)?)+(?=[A-Z][a-z])"
 )
+# A leading scope: where or in whom a finding holds ("In British men, …", "Among older
+# adults, …"). An abstract names its population once, not in every sentence, so a name
+# there is not what the statement is about.
+LEADING_SCOPE: Final = re.compile(r"\s*(?:In|Among|For)\s+([^,;:]{1,60}),")
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
 # An acronym: three to six capitals, maybe a plural "s" ("BAT", "DSBs"); not an RFC 2119
 # keyword ("MUST", "NOT").
@@ -109,7 +113,8 @@ def same_subject(a: str, b: str) -> bool:
     """Do the two sentences talk about the same thing?
 
     Not when each opens with a different name that the other never mentions ("Arthur's
-    Magazine was founded …" / "First for Women was founded …"). Otherwise yes when they share
+    Magazine was founded …" / "First for Women was founded …"); a leading scope ("In
+    British men, …") is not the opening. Otherwise yes when they share
     a name or at least half of the shorter one's content words.
     """
     a, b = _SECTION_LABEL.sub("", a), _SECTION_LABEL.sub("", b)
@@ -118,13 +123,25 @@ def same_subject(a: str, b: str) -> bool:
     # not …" / "… GAVI eligibility is associated …" open differently but agree on GAVI).
     if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
         return True
-    if spans_a and spans_b and not _names_it(b, spans_a[0]) and not _names_it(a, spans_b[0]):
+    opening_a, opening_b = _names(_without_scope(a)), _names(_without_scope(b))
+    if (
+        opening_a
+        and opening_b
+        and not _names_it(b, opening_a[0])
+        and not _names_it(a, opening_b[0])
+    ):
         return False
     stems_a, stems_b = _plain_stems(a), _plain_stems(b)
     if not stems_a or not stems_b:
         return False
     shared = stems_a & (stems_b | spelled_out(a, b))
     return len(shared) / min(len(stems_a), len(stems_b)) >= 0.5
+
+
+def _without_scope(text: str) -> str:
+    """The sentence after its leading scope ("In British men, …"), if it has one."""
+    scope = LEADING_SCOPE.match(text)
+    return text[scope.end() :] if scope else text
 
 
 def _names_it(text: str, name: str) -> bool:

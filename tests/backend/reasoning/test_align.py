@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, shared_share
+from backend.reasoning.offline.signals import same_subject
 
 
 def test_a_claims_own_short_form_is_named_by_its_long_form() -> None:
@@ -41,3 +42,19 @@ def test_an_irregular_plural_is_the_same_subject_as_its_singular() -> None:
     claim = "Mice are incapable of producing neutralizing antibodies against the virus."
     other = "The vaccine produced neutralizing antibodies against the virus in two mouse models."
     assert [s.kind for s in aligned_conflicts(claim, other)] == ["negation"]
+
+
+def test_a_name_in_the_claims_leading_scope_need_not_be_repeated() -> None:
+    # An abstract names its population once; its finding does not say "British" again.
+    claim = "In British men, haplogroup I decreases risk of cardiovascular disease."
+    other = (
+        "The association between haplogroup I and increased risk of coronary artery disease "
+        "was independent of traditional cardiovascular risk factors."
+    )
+    assert {s.kind for s in aligned_conflicts(claim, other)} == {"antonym"}
+
+
+def test_a_leading_scope_is_not_the_name_a_claim_opens_with() -> None:
+    claim = "In British Men, haplogroup I decreases risk of cardiovascular disease."
+    other = "Carriers of haplogroup I had a 50% higher risk of coronary artery disease."
+    assert same_subject(claim, other)
