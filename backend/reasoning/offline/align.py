@@ -13,7 +13,8 @@ sentences share:
   uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D"); a
   short form the claim defines and its long form are one name, named by either ("folic
   acid (FA)" by "Folic acid decreases …", "sickle cell trait (SCT)" by "… with SCT"), and
-  count once as shared content; a name in the claim's leading scope ("In British men,
+  count once as shared content; a species is named by its abbreviated genus ("Salmonella
+  Typhimurium" / "S. typhimurium"); a name in the claim's leading scope ("In British men,
   …") need not be repeated; an irregular plural is its singular ("Mice" / "mouse");
 * **same subject** — the claim's content words before the conflict (its subject side)
   occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
@@ -27,7 +28,9 @@ sentences share:
 * **antonyms in the same slot** — the two opposite terms have the same content word next
   to them ("increases HDL" / "decreases HDL"; "increases X" / "X was decreased" in a
   passive); another opposite term ends a slot, so in "decreases alertness and increases
-  anxiety" only "decreases" speaks about alertness;
+  anxiety" only "decreases" speaks about alertness; a comparative that grades a judged term
+  belongs to it ("monitoring is more accurate" fills the slot of "monitoring is
+  inaccurate");
 * **numbers of the same attribute** — besides the same unit or keyword, a content word
   next to the two numbers is the same and both are values or the same kind of bound:
   "330 metres tall" / "300 metres tall" conflict; "2,737 metres long" / "towers rise 227
@@ -151,7 +154,19 @@ def _missing_names(claim: str, other: str) -> list[str]:
         and not any(c.lower() in lowered for c in _core(n))
         and not spelled_out(n, other)
         and not _defined_and_named(claim, n, other)
+        and not _abbreviated(n, other)
     ]
+
+
+def _abbreviated(name: str, other: str) -> bool:
+    """Does ``other`` name a two-word name by its first initial, as a species is named after
+    its first mention ("Salmonella Typhimurium" / "S. typhimurium", "Escherichia coli" /
+    "E. coli")?"""
+    parts = name.split()
+    if len(parts) != 2 or not parts[0].isalpha() or len(parts[0]) < 2:
+        return False
+    pattern = rf"\b{re.escape(parts[0][0])}\.\s?{re.escape(parts[1])}\b"
+    return bool(re.search(pattern, other, re.I))
 
 
 def _defined_and_named(claim: str, name: str, other: str) -> bool:
@@ -398,6 +413,8 @@ def _neighbours(toks: list[str], words: dict[int, str], i: int, step: int, width
     skipped), within the phrase and at most 5 tokens away."""
     found: set[str] = set()
     k = i + step
+    if step < 0 and _graded(toks, i):
+        k -= 1  # "more accurate": the comparative belongs to the term, not to another slot
     while 0 <= k < len(toks) and abs(k - i) <= 5 and len(found) < width:
         word = toks[k].lower()
         if not re.match(r"\w", word) or word in _SCOPE_END or axis_side(word) is not None:
@@ -406,6 +423,19 @@ def _neighbours(toks: list[str], words: dict[int, str], i: int, step: int, width
             found.add(words[k])
         k += step
     return found
+
+
+def _graded(toks: list[str], i: int) -> bool:
+    """Is the judged term at ``i`` graded by the movement word right before it ("more
+    accurate", "less effective", "decreased susceptibility")?"""
+    hit = axis_side(toks[i].lower())
+    before = axis_side(toks[i - 1].lower()) if i > 0 else None
+    return (
+        hit is not None
+        and hit[0] not in MOVEMENT
+        and before is not None
+        and before[0] == "increase/decrease"
+    )
 
 
 def _axis_words(toks: list[str]) -> list[tuple[str, int, int]]:

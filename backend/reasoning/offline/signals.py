@@ -96,6 +96,9 @@ _SECTION_LABEL: Final = re.compile(
 # adults, …"). An abstract names its population once, not in every sentence, so a name
 # there is not what the statement is about.
 LEADING_SCOPE: Final = re.compile(r"\s*(?:In|Among|For)\s+([^,;:]{1,60}),")
+_LEADING_BASELINE: Final = re.compile(
+    r"\s*(?:Compared|In\s+comparison)\s+(?:with|to)\s+[^,;:]{1,80},"
+)
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
 # An acronym: three to six capitals, maybe a plural "s" ("BAT", "DSBs"); not an RFC 2119
 # keyword ("MUST", "NOT").
@@ -114,7 +117,8 @@ def same_subject(a: str, b: str) -> bool:
 
     Not when each opens with a different name that the other never mentions ("Arthur's
     Magazine was founded …" / "First for Women was founded …"); a leading scope ("In
-    British men, …") is not the opening. Otherwise yes when they share
+    British men, …") or baseline ("Compared with systolic pressure, …") is not the
+    opening. Otherwise yes when they share
     a name or at least half of the shorter one's content words.
     """
     a, b = _SECTION_LABEL.sub("", a), _SECTION_LABEL.sub("", b)
@@ -139,8 +143,9 @@ def same_subject(a: str, b: str) -> bool:
 
 
 def _without_scope(text: str) -> str:
-    """The sentence after its leading scope ("In British men, …"), if it has one."""
-    scope = LEADING_SCOPE.match(text)
+    """The sentence after its leading scope ("In British men, …") or the baseline it is
+    compared with ("Compared with patients taking warfarin, …"), if it has one."""
+    scope = LEADING_SCOPE.match(text) or _LEADING_BASELINE.match(text)
     return text[scope.end() :] if scope else text
 
 

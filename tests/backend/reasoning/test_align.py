@@ -58,3 +58,28 @@ def test_a_leading_scope_is_not_the_name_a_claim_opens_with() -> None:
     claim = "In British Men, haplogroup I decreases risk of cardiovascular disease."
     other = "Carriers of haplogroup I had a 50% higher risk of coronary artery disease."
     assert same_subject(claim, other)
+
+
+def test_a_graded_judgement_keeps_its_slot() -> None:
+    # "more" grades "accurate"; it does not end the slot "monitoring … accurate".
+    claim = "Ambulatory blood pressure monitoring is inaccurate at diagnosing hypertension."
+    other = (
+        "Ambulatory monitoring is more accurate than both clinic and home monitoring in "
+        "diagnosing hypertension."
+    )
+    assert [s.detail for s in aligned_conflicts(claim, other)] == ["true/false"]
+
+
+def test_a_leading_baseline_is_not_the_name_a_sentence_opens_with() -> None:
+    claim = "Decreased diastolic blood pressure is associated with abdominal aortic aneurysm."
+    other = (
+        "Compared with Systolic pressure, raised diastolic blood pressure had a greater effect "
+        "on abdominal aortic aneurysm."
+    )
+    assert same_subject(claim, other)
+
+
+def test_a_species_is_named_by_its_abbreviated_genus() -> None:
+    claim = "In macaques, TH17 cells decrease dissemination of Salmonella Typhimurium from the gut."
+    other = "TH17 cells increased dissemination of S. typhimurium from the gut."
+    assert {s.kind for s in aligned_conflicts(claim, other)} == {"antonym"}
