@@ -30,7 +30,8 @@ sentences share:
   passive); another opposite term ends a slot, so in "decreases alertness and increases
   anxiety" only "decreases" speaks about alertness; a comparative that grades a judged term
   belongs to it ("monitoring is more accurate" fills the slot of "monitoring is
-  inaccurate");
+  inaccurate"); a hyphenated compound ending in an opposite term is two words, so
+  "UCP1-independent thermogenesis" contests "a UCP1-dependent thermogenic mechanism";
 * **numbers of the same attribute** — besides the same unit or keyword, a content word
   next to the two numbers is the same and both are values or the same kind of bound:
   "330 metres tall" / "300 metres tall" conflict; "2,737 metres long" / "towers rise 227
@@ -246,7 +247,7 @@ def _content_words(toks: list[str]) -> list[_Word]:
 def _flips(clause_a: str, clause_b: str) -> list[Signal]:
     """Negation and antonym flips between two clauses, each anchored on a shared word."""
     flips: list[Signal] = []
-    toks_a, toks_b = tokens(clause_a), tokens(clause_b)
+    toks_a, toks_b = _split_compounds(tokens(clause_a)), _split_compounds(tokens(clause_b))
     all_a, all_b = _all_stems(toks_a), _all_stems(toks_b)
     scoped_a = _scoped_negations(toks_a, all_b)
     scoped_b = _scoped_negations(toks_b, all_a)
@@ -267,6 +268,19 @@ def _flips(clause_a: str, clause_b: str) -> list[Signal]:
         ):
             flips.append(Signal("antonym", axis))
     return flips
+
+
+def _split_compounds(toks: list[str]) -> list[str]:
+    """A hyphenated compound ending in an opposite term is two words: "UCP1-independent"
+    is "UCP1 independent", so that it can take the other side from "UCP1-dependent"."""
+    out: list[str] = []
+    for token in toks:
+        head, _, last = token.rpartition("-")
+        if head and last.isalpha() and axis_side(last.lower()) is not None:
+            out.extend([head, last])
+        else:
+            out.append(token)
+    return out
 
 
 def _all_stems(toks: list[str]) -> set[str]:

@@ -6,9 +6,9 @@ disagree?) and :mod:`~backend.reasoning.offline.direction` (which way does each 
 * **negation** — not, no, never, without, neither, nor, cannot, none, n't, "fail(s/ed) to",
   "unable to", "incapable of";
 * **axes** — pairs of opposite sides (increase/decrease, promotes/inhibits, associated/
-  unrelated, susceptible/resistant, overestimate/underestimate, …), compared by stem so
-  that "reduces", "reduced" and "reduction" are one side; the lists are general English
-  and biomedical usage, not taken from any benchmark's claims.
+  unrelated, susceptible/resistant, overestimate/underestimate, dependent/independent, …),
+  compared by stem so that "reduces", "reduced" and "reduction" are one side; the lists
+  are general English and biomedical usage, not taken from any benchmark's claims.
 """
 
 from __future__ import annotations
@@ -110,6 +110,8 @@ _AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
                                    ("underestimate", "underestimates", "underestimated",
                                     "underestimation", "understate", "understates",
                                     "understated")),
+    "dependent/independent": (("dependent", "dependence", "dependency"),
+                              ("independent", "independence", "independently")),
     "true/false": (("true", "correct", "accurate", "confirmed"),
                    ("false", "incorrect", "inaccurate", "refuted", "myth")),
 }

@@ -83,3 +83,9 @@ def test_a_species_is_named_by_its_abbreviated_genus() -> None:
     claim = "In macaques, TH17 cells decrease dissemination of Salmonella Typhimurium from the gut."
     other = "TH17 cells increased dissemination of S. typhimurium from the gut."
     assert {s.kind for s in aligned_conflicts(claim, other)} == {"antonym"}
+
+
+def test_a_hyphenated_opposite_term_takes_the_other_side() -> None:
+    claim = "Ca2+ cycling is a UCP1-dependent thermogenic mechanism."
+    other = "Conversely, enhanced Ca2+ cycling stimulates UCP1-independent thermogenesis."
+    assert [s.detail for s in aligned_conflicts(claim, other)] == ["dependent/independent"]

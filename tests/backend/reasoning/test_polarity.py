@@ -24,3 +24,8 @@ def test_activity_names_a_thing_and_takes_no_side() -> None:
 def test_underestimate_is_the_opposite_side_of_overestimate() -> None:
     assert polarity("The score overestimates risk.") == {"overestimate/underestimate": {0}}
     assert polarity("The score underestimated risk.") == {"overestimate/underestimate": {1}}
+
+
+def test_independent_is_the_opposite_side_of_dependent() -> None:
+    assert polarity("Growth is dependent on insulin.") == {"dependent/independent": {0}}
+    assert polarity("Growth is independent of insulin.") == {"dependent/independent": {1}}
