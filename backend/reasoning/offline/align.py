@@ -35,7 +35,9 @@ sentences share:
 * **numbers of the same attribute** — besides the same unit or keyword, a content word
   next to the two numbers is the same and both are values or the same kind of bound:
   "330 metres tall" / "300 metres tall" conflict; "2,737 metres long" / "towers rise 227
-  metres" and "aged less than 6 months" / "aged between 1 month and 1 year" do not.
+  metres" and "aged less than 6 months" / "aged between 1 month and 1 year" do not; two
+  rates ("one in two", "493 per million") conflict only when a content word next to
+  both says they count the same thing.
 
 Normative keywords (RFC 2119: MUST, SHOULD, MAY, REQUIRED, OPTIONAL, …) are neither names
 nor content; their "NOT" is a negation like any other, so only the same subject and the
@@ -64,6 +66,7 @@ from backend.reasoning.offline.signals import (
     focus_clause,
     is_year_token,
     number_conflicts,
+    rate_conflicts,
     same_subject,
     says_short_form,
     spelled_out,
@@ -125,6 +128,7 @@ def aligned_conflicts(claim: str, other: str) -> list[Signal]:
         signals.extend(flips)
     signals.extend(s for s in number_conflicts(claim, other) if _same_attribute(claim, other, s))
     signals.extend(year_conflicts(claim, other))
+    signals.extend(rate_conflicts(claim, other))
     signals.extend(value_conflicts(claim, other))
     moved = direction_signal(claim, other)
     if moved is not None:

@@ -9,7 +9,9 @@ disagreement has to be read from the words. Five signals, each cheap and explain
   promotes/inhibits, positive/negative, before/after, effective/ineffective, …);
   the word lists live in :mod:`~backend.reasoning.offline.polarity`;
 * **number** — both give a number for the same unit or keyword ("330 metres" / "300 m",
-  "population of 8,000" / "population of 9,000") and the values differ;
+  "population of 8,000" / "population of 9,000") and the values differ, or a rate of the
+  same thing ("one in two surgical trials" / "one in five surgical trials", "per million")
+  that differs by more than rounding;
 * **year** — both date the same event ("founded in 1844" / "founded in 1846") differently;
 * **value** — the same slot filled with different names ("born in Warsaw" / "born in Paris").
 
@@ -323,6 +325,63 @@ def number_conflicts(a: str, b: str) -> list[Signal]:
             unit = key.split(":", 1)[1]
             out.append(Signal("number", f"{_fmt(qa[key])} vs {_fmt(qb[key])} ({unit})"))
     return out
+
+
+_COUNT_WORDS: Final = {
+    "one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "twenty": 20, "hundred": 100, "thousand": 1e3,
+}  # fmt: skip
+_COUNT: Final = r"(\d[\d,]*(?:\.\d+)?|" + "|".join(_COUNT_WORDS) + r")"
+# A rate: "one in five", "1 in 5 million", "493 per million", "12 per 100,000".
+_RATE: Final = re.compile(
+    rf"\b{_COUNT}\s+(?:in|per|out\s+of)\s+(?:every\s+)?{_COUNT}?\s*(thousand|million|billion)?\b",
+    re.I,
+)
+_RATE_CLOSE: Final = 1.25  # rates within this factor of each other are the same, rounded
+_RATE_CONTEXT: Final = 3  # content words either side of a rate that say what it counts
+
+
+def rates(text: str) -> list[tuple[float, frozenset[str]]]:
+    """Rates stated as "N in M" or "N per M" ("one in five" 0.2, "493 per million"
+    0.000493), each with the content stems of up to :data:`_RATE_CONTEXT` words either side
+    of it within its phrase: what is counted."""
+    out = []
+    for m in _RATE.finditer(text):
+        count, base, scale = m.groups()
+        if base is None and scale is None:
+            continue
+        value = _count(count)
+        whole = (_count(base) if base else 1.0) * (_MULTIPLIERS[scale.lower()] if scale else 1.0)
+        if whole > value > 0:
+            out.append((value / whole, _phrase_stems(text, m.start(), m.end())))
+    return out
+
+
+def _phrase_stems(text: str, start: int, end: int) -> frozenset[str]:
+    before = re.split(r"[^\w\s\-]", text[:start])[-1]
+    after = re.split(r"[^\w\s\-]", text[end:])[0]
+
+    def near(words: list[str]) -> list[str]:
+        return [stem(w.lower()) for w in words if w.lower() not in STOPWORDS and w.isalpha()]
+
+    return frozenset(near(before.split())[-_RATE_CONTEXT:] + near(after.split())[:_RATE_CONTEXT])
+
+
+def _count(token: str) -> float:
+    word = token.lower()
+    return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else float(word.replace(",", ""))
+
+
+def rate_conflicts(a: str, b: str) -> list[Signal]:
+    """A "number" signal when both sentences give a rate of the same thing (a content word
+    next to both) and none of one's is within :data:`_RATE_CLOSE` times one of the other's:
+    "one in two surgical trials" / "one in five surgical trials"; not "one in three
+    completed trials"."""
+    pairs = [(x, y) for x, cx in rates(a) for y, cy in rates(b) if cx & cy]
+    if not pairs or any(max(x, y) <= _RATE_CLOSE * min(x, y) for x, y in pairs):
+        return []
+    ra, rb = {x for x, _ in pairs}, {y for _, y in pairs}
+    return [Signal("number", f"{_fmt(ra)} vs {_fmt(rb)} (rate)")]
 
 
 def _close(x: float, y: float) -> bool:

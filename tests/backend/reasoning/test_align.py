@@ -89,3 +89,18 @@ def test_a_hyphenated_opposite_term_takes_the_other_side() -> None:
     claim = "Ca2+ cycling is a UCP1-dependent thermogenic mechanism."
     other = "Conversely, enhanced Ca2+ cycling stimulates UCP1-independent thermogenesis."
     assert [s.detail for s in aligned_conflicts(claim, other)] == ["dependent/independent"]
+
+
+def test_a_different_rate_of_the_same_thing_contradicts() -> None:
+    claim = "One in two surgical randomized controlled trials are discontinued early."
+    other = "One in five surgical randomised controlled trials are discontinued early."
+    assert [s.kind for s in aligned_conflicts(claim, other)] == ["number"]
+
+
+def test_a_rate_of_another_thing_in_the_sentence_does_not_contradict() -> None:
+    claim = "One in five surgical randomized controlled trials are discontinued early."
+    other = (
+        "Surgical randomised controlled trials are discontinued early, and one in three "
+        "completed trials remain unpublished."
+    )
+    assert aligned_conflicts(claim, other) == []
