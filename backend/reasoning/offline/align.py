@@ -10,7 +10,12 @@ sentences share:
 
 * **shared content** — at least :data:`MIN_SHARED` of the claim's content words (the
   conflicting words aside) occur in the other sentence, and so does every name the claim
-  uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D");
+  uses, or a word of it that identifies it alone ("PPM1D" of "Activation of PPM1D"); a
+  short form the claim defines and its long form are one name, named by either ("folic
+  acid (FA)" by "Folic acid decreases …", "sickle cell trait (SCT)" by "… with SCT"), and
+  count once as shared content; a species is named by its abbreviated genus ("Salmonella
+  Typhimurium" / "S. typhimurium"); a name in the claim's leading scope ("In British men,
+  …") need not be repeated; an irregular plural is its singular ("Mice" / "mouse");
 * **same subject** — the claim's content words before the conflict (its subject side)
   occur in the other sentence: "a client MUST …" is not contested by "a server MUST NOT …";
 * **negation in scope** — a negation counts only when the word it governs (the first
@@ -23,11 +28,16 @@ sentences share:
 * **antonyms in the same slot** — the two opposite terms have the same content word next
   to them ("increases HDL" / "decreases HDL"; "increases X" / "X was decreased" in a
   passive); another opposite term ends a slot, so in "decreases alertness and increases
-  anxiety" only "decreases" speaks about alertness;
+  anxiety" only "decreases" speaks about alertness; a comparative that grades a judged term
+  belongs to it ("monitoring is more accurate" fills the slot of "monitoring is
+  inaccurate"); a hyphenated compound ending in an opposite term is two words, so
+  "UCP1-independent thermogenesis" contests "a UCP1-dependent thermogenic mechanism";
 * **numbers of the same attribute** — besides the same unit or keyword, a content word
   next to the two numbers is the same and both are values or the same kind of bound:
   "330 metres tall" / "300 metres tall" conflict; "2,737 metres long" / "towers rise 227
-  metres" and "aged less than 6 months" / "aged between 1 month and 1 year" do not.
+  metres" and "aged less than 6 months" / "aged between 1 month and 1 year" do not; two
+  rates ("one in two", "493 per million") conflict only when a content word next to
+  both says they count the same thing.
 
 Normative keywords (RFC 2119: MUST, SHOULD, MAY, REQUIRED, OPTIONAL, …) are neither names
 nor content; their "NOT" is a negation like any other, so only the same subject and the
@@ -50,11 +60,15 @@ from backend.reasoning.offline.polarity import (
     without_normative,
 )
 from backend.reasoning.offline.signals import (
+    LEADING_SCOPE,
     Signal,
+    defined_acronyms,
     focus_clause,
     is_year_token,
     number_conflicts,
+    rate_conflicts,
     same_subject,
+    says_short_form,
     spelled_out,
     tokens,
     unit_of,
@@ -88,6 +102,11 @@ _EFFECT_WORDS: Final = frozenset(
         "found", "observed", "detected", "seen", "shown", "reported",
     }
 )  # fmt: skip
+# Plurals a stemmer leaves apart from their singular: "Mice are …" is about "mouse models".
+_SINGULAR: Final = {
+    "mice": "mouse", "men": "man", "women": "woman", "children": "child", "people": "person",
+    "teeth": "tooth", "feet": "foot", "geese": "goose", "lice": "louse",
+}  # fmt: skip
 _NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
 
 
@@ -109,6 +128,7 @@ def aligned_conflicts(claim: str, other: str) -> list[Signal]:
         signals.extend(flips)
     signals.extend(s for s in number_conflicts(claim, other) if _same_attribute(claim, other, s))
     signals.extend(year_conflicts(claim, other))
+    signals.extend(rate_conflicts(claim, other))
     signals.extend(value_conflicts(claim, other))
     moved = direction_signal(claim, other)
     if moved is not None:
@@ -130,13 +150,39 @@ def _missing_names(claim: str, other: str) -> list[str]:
     """Names in the claim (RFC 2119 keywords and a lone capitalised first word excluded)
     that ``other`` does not mention."""
     lowered = other.lower()
+    scope = LEADING_SCOPE.match(claim)
     return [
         n
         for n in names(claim)
-        if not mentions(other, n)
+        if not (scope and n in scope.group(1))
+        and not mentions(other, n)
         and not any(c.lower() in lowered for c in _core(n))
         and not spelled_out(n, other)
+        and not _defined_and_named(claim, n, other)
+        and not _abbreviated(n, other)
     ]
+
+
+def _abbreviated(name: str, other: str) -> bool:
+    """Does ``other`` name a two-word name by its first initial, as a species is named after
+    its first mention ("Salmonella Typhimurium" / "S. typhimurium", "Escherichia coli" /
+    "E. coli")?"""
+    parts = name.split()
+    if len(parts) != 2 or not parts[0].isalpha() or len(parts[0]) < 2:
+        return False
+    pattern = rf"\b{re.escape(parts[0][0])}\.\s?{re.escape(parts[1])}\b"
+    return bool(re.search(pattern, other, re.I))
+
+
+def _defined_and_named(claim: str, name: str, other: str) -> bool:
+    """Is ``name`` a short form the claim defines ("folic acid (FA)") or part of the long
+    form of one ("Sickle" of "Sickle cell trait (SCT)"), and does ``other`` name that thing
+    by either form? A claim that spells a thing both ways asks for it once."""
+    for short, long in defined_acronyms(claim):
+        spelled = " ".join(long)
+        if name == short or name.lower() in spelled.lower():
+            return says_short_form(other, short) or mentions(other, spelled)
+    return False
 
 
 def _core(name: str) -> list[str]:
@@ -195,7 +241,7 @@ def _content_words(toks: list[str]) -> list[_Word]:
             or len(word) < 2
         ):
             continue
-        s = stem(word.removesuffix("'s"))
+        s = stem(_SINGULAR.get(word, word).removesuffix("'s"))
         if s in AXIS_OF and axis_side(word) is not None:
             continue
         out.append(_Word(s, i))
@@ -205,7 +251,7 @@ def _content_words(toks: list[str]) -> list[_Word]:
 def _flips(clause_a: str, clause_b: str) -> list[Signal]:
     """Negation and antonym flips between two clauses, each anchored on a shared word."""
     flips: list[Signal] = []
-    toks_a, toks_b = tokens(clause_a), tokens(clause_b)
+    toks_a, toks_b = _split_compounds(tokens(clause_a)), _split_compounds(tokens(clause_b))
     all_a, all_b = _all_stems(toks_a), _all_stems(toks_b)
     scoped_a = _scoped_negations(toks_a, all_b)
     scoped_b = _scoped_negations(toks_b, all_a)
@@ -226,6 +272,19 @@ def _flips(clause_a: str, clause_b: str) -> list[Signal]:
         ):
             flips.append(Signal("antonym", axis))
     return flips
+
+
+def _split_compounds(toks: list[str]) -> list[str]:
+    """A hyphenated compound ending in an opposite term is two words: "UCP1-independent"
+    is "UCP1 independent", so that it can take the other side from "UCP1-dependent"."""
+    out: list[str] = []
+    for token in toks:
+        head, _, last = token.rpartition("-")
+        if head and last.isalpha() and axis_side(last.lower()) is not None:
+            out.extend([head, last])
+        else:
+            out.append(token)
+    return out
 
 
 def _all_stems(toks: list[str]) -> set[str]:
@@ -372,6 +431,8 @@ def _neighbours(toks: list[str], words: dict[int, str], i: int, step: int, width
     skipped), within the phrase and at most 5 tokens away."""
     found: set[str] = set()
     k = i + step
+    if step < 0 and _graded(toks, i):
+        k -= 1  # "more accurate": the comparative belongs to the term, not to another slot
     while 0 <= k < len(toks) and abs(k - i) <= 5 and len(found) < width:
         word = toks[k].lower()
         if not re.match(r"\w", word) or word in _SCOPE_END or axis_side(word) is not None:
@@ -380,6 +441,19 @@ def _neighbours(toks: list[str], words: dict[int, str], i: int, step: int, width
             found.add(words[k])
         k += step
     return found
+
+
+def _graded(toks: list[str], i: int) -> bool:
+    """Is the judged term at ``i`` graded by the movement word right before it ("more
+    accurate", "less effective", "decreased susceptibility")?"""
+    hit = axis_side(toks[i].lower())
+    before = axis_side(toks[i - 1].lower()) if i > 0 else None
+    return (
+        hit is not None
+        and hit[0] not in MOVEMENT
+        and before is not None
+        and before[0] == "increase/decrease"
+    )
 
 
 def _axis_words(toks: list[str]) -> list[tuple[str, int, int]]:

@@ -4,11 +4,11 @@ Word lists only, shared by :mod:`~backend.reasoning.offline.signals` (do two sen
 disagree?) and :mod:`~backend.reasoning.offline.direction` (which way does each thing move?).
 
 * **negation** — not, no, never, without, neither, nor, cannot, none, n't, "fail(s/ed) to",
-  "unable to";
+  "unable to", "incapable of";
 * **axes** — pairs of opposite sides (increase/decrease, promotes/inhibits, associated/
-  unrelated, susceptible/resistant, …), compared by stem so that "reduces", "reduced" and
-  "reduction" are one side; the lists are general English and biomedical usage, not taken
-  from any benchmark's claims.
+  unrelated, susceptible/resistant, overestimate/underestimate, dependent/independent, …),
+  compared by stem so that "reduces", "reduced" and "reduction" are one side; the lists
+  are general English and biomedical usage, not taken from any benchmark's claims.
 """
 
 from __future__ import annotations
@@ -19,7 +19,19 @@ from typing import Final
 from backend.reasoning.offline.text import stem, words
 
 NEGATIONS: Final = frozenset(
-    {"not", "no", "never", "without", "neither", "nor", "cannot", "none", "nobody", "nothing"}
+    {
+        "not",
+        "no",
+        "never",
+        "without",
+        "neither",
+        "nor",
+        "cannot",
+        "none",
+        "nobody",
+        "nothing",
+        "incapable",
+    }
 )
 _NEGATION_PHRASE: Final = re.compile(r"\bfail(?:s|ed|ing)? to\b|\bdid not\b|\bunable to\b", re.I)
 # "not only … but also" and "whether or not" do not negate anything.
@@ -93,6 +105,13 @@ _AXES: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
                                "protective")),
     "present/absent": (("present", "presence", "include", "includes", "included"),
                        ("absent", "absence", "exclude", "excludes", "excluded")),
+    "overestimate/underestimate": (("overestimate", "overestimates", "overestimated",
+                                    "overestimation", "overstate", "overstates", "overstated"),
+                                   ("underestimate", "underestimates", "underestimated",
+                                    "underestimation", "understate", "understates",
+                                    "understated")),
+    "dependent/independent": (("dependent", "dependence", "dependency"),
+                              ("independent", "independence", "independently")),
     "true/false": (("true", "correct", "accurate", "confirmed"),
                    ("false", "incorrect", "inaccurate", "refuted", "myth")),
 }

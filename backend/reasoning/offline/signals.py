@@ -9,7 +9,9 @@ disagreement has to be read from the words. Five signals, each cheap and explain
   promotes/inhibits, positive/negative, before/after, effective/ineffective, …);
   the word lists live in :mod:`~backend.reasoning.offline.polarity`;
 * **number** — both give a number for the same unit or keyword ("330 metres" / "300 m",
-  "population of 8,000" / "population of 9,000") and the values differ;
+  "population of 8,000" / "population of 9,000") and the values differ, or a rate of the
+  same thing ("one in two surgical trials" / "one in five surgical trials", "per million")
+  that differs by more than rounding;
 * **year** — both date the same event ("founded in 1844" / "founded in 1846") differently;
 * **value** — the same slot filled with different names ("born in Warsaw" / "born in Paris").
 
@@ -92,10 +94,21 @@ _SECTION_LABEL: Final = re.compile(
     r"PARTICIPANTS|METHODS?|MEASUREMENTS|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|"
     r"SIGNIFICANCE|IMPORTANCE|RELEVANCE)(?:\s+AND\s+|\s*/\s*|\s+)?)+(?=[A-Z][a-z])"
 )
+# A leading scope: where or in whom a finding holds ("In British men, …", "Among older
+# adults, …"). An abstract names its population once, not in every sentence, so a name
+# there is not what the statement is about.
+LEADING_SCOPE: Final = re.compile(r"\s*(?:In|Among|For)\s+([^,;:]{1,60}),")
+_LEADING_BASELINE: Final = re.compile(
+    r"\s*(?:Compared|In\s+comparison)\s+(?:with|to)\s+[^,;:]{1,80},"
+)
 _YEAR_WORDS: Final = frozenset({"in", "since", "from", "until", "by", "of", "around", "circa"})
 # An acronym: three to six capitals, maybe a plural "s" ("BAT", "DSBs"); not an RFC 2119
 # keyword ("MUST", "NOT").
 _ACRONYM: Final = re.compile(r"\b[A-Z]{3,6}s?\b")
+# A short form defined in parentheses after its long form: letters with a capital or a
+# digit after the first ("(FA)", "(Th17)", "(VB6)"), no spaces.
+_DEFINITION: Final = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]*[A-Z0-9][A-Za-z0-9\-]*)\s*\)")
+_LONG_FORM: Final = 5  # words before a definition its long form can span
 _NOT_ACRONYMS: Final = frozenset(
     {"MUST", "SHALL", "SHOULD", "MAY", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL"}
 )
@@ -105,7 +118,9 @@ def same_subject(a: str, b: str) -> bool:
     """Do the two sentences talk about the same thing?
 
     Not when each opens with a different name that the other never mentions ("Arthur's
-    Magazine was founded …" / "First for Women was founded …"). Otherwise yes when they share
+    Magazine was founded …" / "First for Women was founded …"); a leading scope ("In
+    British men, …") or baseline ("Compared with systolic pressure, …") is not the
+    opening. Otherwise yes when they share
     a name or at least half of the shorter one's content words.
     """
     a, b = _SECTION_LABEL.sub("", a), _SECTION_LABEL.sub("", b)
@@ -114,13 +129,26 @@ def same_subject(a: str, b: str) -> bool:
     # not …" / "… GAVI eligibility is associated …" open differently but agree on GAVI).
     if {n.lower() for n in spans_a} & {n.lower() for n in spans_b}:
         return True
-    if spans_a and spans_b and not _names_it(b, spans_a[0]) and not _names_it(a, spans_b[0]):
+    opening_a, opening_b = _names(_without_scope(a)), _names(_without_scope(b))
+    if (
+        opening_a
+        and opening_b
+        and not _names_it(b, opening_a[0])
+        and not _names_it(a, opening_b[0])
+    ):
         return False
     stems_a, stems_b = _plain_stems(a), _plain_stems(b)
     if not stems_a or not stems_b:
         return False
     shared = stems_a & (stems_b | spelled_out(a, b))
     return len(shared) / min(len(stems_a), len(stems_b)) >= 0.5
+
+
+def _without_scope(text: str) -> str:
+    """The sentence after its leading scope ("In British men, …") or the baseline it is
+    compared with ("Compared with patients taking warfarin, …"), if it has one."""
+    scope = LEADING_SCOPE.match(text) or _LEADING_BASELINE.match(text)
+    return text[scope.end() :] if scope else text
 
 
 def _names_it(text: str, name: str) -> bool:
@@ -138,10 +166,41 @@ def spelled_out(text: str, other: str) -> frozenset[str]:
     found: set[str] = set()
     for acronym in _acronyms(other) - _acronyms(text):
         found.update(_spelling(text, acronym))
+    # A short form ``text`` defines itself is one thing with its long form: the other
+    # sentence saying either says both ("sickle cell trait (SCT)" / "patients with SCT").
+    for short, long in defined_acronyms(text):
+        if says_short_form(other, short):
+            found.update(stem(w.lower()) for w in long)
+            found.add(stem(short.lower()))
+        elif mentions(other, " ".join(long)):
+            found.add(stem(short.lower()))
     for acronym in _acronyms(text) - _acronyms(other):
         if _spelling(other, acronym):
             found.add(stem(acronym.lower()))
     return frozenset(found)
+
+
+def defined_acronyms(text: str) -> list[tuple[str, list[str]]]:
+    """(short form, words of its long form) for each short form ``text`` defines in
+    parentheses: "folic acid (FA)", "Chikungunya virus (CHIKV)", "vitamin B6 (VB6)",
+    "Apolipoprotein E4 (APOE4)". The long form runs from the nearest of the (at most
+    :data:`_LONG_FORM`) words before it that starts with the short form's first letter."""
+    out = []
+    for match in _DEFINITION.finditer(text):
+        short = match.group(1)
+        before = re.findall(r"[A-Za-z0-9][\w\-'’]*", text[: match.start()])[-_LONG_FORM:]
+        start = next(
+            (k for k in range(len(before) - 1, -1, -1) if before[k][0].lower() == short[0].lower()),
+            None,
+        )
+        if start is not None:
+            out.append((short, before[start:]))
+    return out
+
+
+def says_short_form(text: str, short: str) -> bool:
+    """Does ``text`` use this short form as a word (case as written, a plural "s" allowed)?"""
+    return bool(re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w-])", text))
 
 
 def _acronyms(text: str) -> set[str]:
@@ -266,6 +325,63 @@ def number_conflicts(a: str, b: str) -> list[Signal]:
             unit = key.split(":", 1)[1]
             out.append(Signal("number", f"{_fmt(qa[key])} vs {_fmt(qb[key])} ({unit})"))
     return out
+
+
+_COUNT_WORDS: Final = {
+    "one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "twenty": 20, "hundred": 100, "thousand": 1e3,
+}  # fmt: skip
+_COUNT: Final = r"(\d[\d,]*(?:\.\d+)?|" + "|".join(_COUNT_WORDS) + r")"
+# A rate: "one in five", "1 in 5 million", "493 per million", "12 per 100,000".
+_RATE: Final = re.compile(
+    rf"\b{_COUNT}\s+(?:in|per|out\s+of)\s+(?:every\s+)?{_COUNT}?\s*(thousand|million|billion)?\b",
+    re.I,
+)
+_RATE_CLOSE: Final = 1.25  # rates within this factor of each other are the same, rounded
+_RATE_CONTEXT: Final = 3  # content words either side of a rate that say what it counts
+
+
+def rates(text: str) -> list[tuple[float, frozenset[str]]]:
+    """Rates stated as "N in M" or "N per M" ("one in five" 0.2, "493 per million"
+    0.000493), each with the content stems of up to :data:`_RATE_CONTEXT` words either side
+    of it within its phrase: what is counted."""
+    out = []
+    for m in _RATE.finditer(text):
+        count, base, scale = m.groups()
+        if base is None and scale is None:
+            continue
+        value = _count(count)
+        whole = (_count(base) if base else 1.0) * (_MULTIPLIERS[scale.lower()] if scale else 1.0)
+        if whole > value > 0:
+            out.append((value / whole, _phrase_stems(text, m.start(), m.end())))
+    return out
+
+
+def _phrase_stems(text: str, start: int, end: int) -> frozenset[str]:
+    before = re.split(r"[^\w\s\-]", text[:start])[-1]
+    after = re.split(r"[^\w\s\-]", text[end:])[0]
+
+    def near(words: list[str]) -> list[str]:
+        return [stem(w.lower()) for w in words if w.lower() not in STOPWORDS and w.isalpha()]
+
+    return frozenset(near(before.split())[-_RATE_CONTEXT:] + near(after.split())[:_RATE_CONTEXT])
+
+
+def _count(token: str) -> float:
+    word = token.lower()
+    return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else float(word.replace(",", ""))
+
+
+def rate_conflicts(a: str, b: str) -> list[Signal]:
+    """A "number" signal when both sentences give a rate of the same thing (a content word
+    next to both) and none of one's is within :data:`_RATE_CLOSE` times one of the other's:
+    "one in two surgical trials" / "one in five surgical trials"; not "one in three
+    completed trials"."""
+    pairs = [(x, y) for x, cx in rates(a) for y, cy in rates(b) if cx & cy]
+    if not pairs or any(max(x, y) <= _RATE_CLOSE * min(x, y) for x, y in pairs):
+        return []
+    ra, rb = {x for x, _ in pairs}, {y for _, y in pairs}
+    return [Signal("number", f"{_fmt(ra)} vs {_fmt(rb)} (rate)")]
 
 
 def _close(x: float, y: float) -> bool:

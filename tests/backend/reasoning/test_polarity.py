@@ -19,3 +19,13 @@ def test_activity_names_a_thing_and_takes_no_side() -> None:
     # "activity" stems like "activate", but "T cell activity" does not promote anything.
     assert polarity("T cell activity was measured.") == {}
     assert polarity("IL-2 activates T cells.") == {"promotes/inhibits": {0}}
+
+
+def test_underestimate_is_the_opposite_side_of_overestimate() -> None:
+    assert polarity("The score overestimates risk.") == {"overestimate/underestimate": {0}}
+    assert polarity("The score underestimated risk.") == {"overestimate/underestimate": {1}}
+
+
+def test_independent_is_the_opposite_side_of_dependent() -> None:
+    assert polarity("Growth is dependent on insulin.") == {"dependent/independent": {0}}
+    assert polarity("Growth is independent of insulin.") == {"dependent/independent": {1}}
