@@ -243,28 +243,15 @@ async def test_a_run_left_running_with_no_job_and_no_live_claim_is_queued_again(
         assert await manager.sweep() == []  # queued once, not on every sweep
 
 
-async def test_a_worker_stores_the_events_a_run_emits_close_together_in_one_batch(
-    world: World,
-) -> None:
-    async with open_checkpointer(world.store.db) as saver:
-        manager = world.manager("w1", saver)
-        run_id = await world.new_run()
-        record = await world.store.get(run_id)
-        assert record is not None
-        live = LiveRun(record=record)
-        tracer = Tracer(run_id)
-        tracer.subscribe(manager._on_event(live))
-        writer = asyncio.create_task(manager._writer(live))
-        for i in range(3):  # three events, 10 ms apart (a node's start, a call, its end)
-            tracer.emit("run", "info", f"step {i}")
-            await asyncio.sleep(0.01)
-        await manager._stop_writer(live, writer)
-    assert [e.seq for e in await world.store.events(run_id)] == [1, 2, 3]
-    assert world.store.batches == 1
-
-
+@pytest.mark.parametrize(
+    "gap",
+    [
+        pytest.param(0.01, id="close together (a node's start, a call, its end)"),
+        pytest.param(0.03, id="a step's events 30 ms apart, the last 60 ms after the first"),
+    ],
+)
 async def test_a_worker_stores_what_a_run_emits_within_a_tenth_of_a_second_in_one_batch(
-    world: World,
+    world: World, gap: float
 ) -> None:
     async with open_checkpointer(world.store.db) as saver:
         manager = world.manager("w1", saver)
@@ -275,9 +262,9 @@ async def test_a_worker_stores_what_a_run_emits_within_a_tenth_of_a_second_in_on
         tracer = Tracer(run_id)
         tracer.subscribe(manager._on_event(live))
         writer = asyncio.create_task(manager._writer(live))
-        for i in range(3):  # a step's events 30 ms apart: the last 60 ms after the first
+        for i in range(3):
             tracer.emit("run", "info", f"step {i}")
-            await asyncio.sleep(0.03)
+            await asyncio.sleep(gap)
         await until(lambda: asyncio.sleep(0, live.stored_seq == 3), "the batch stored", 5)
         await manager._stop_writer(live, writer)
     assert [e.seq for e in await world.store.events(run_id)] == [1, 2, 3]
