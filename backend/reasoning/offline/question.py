@@ -82,7 +82,10 @@ _VERSION: Final = re.compile(
 _RELEASE: Final = re.compile(r"\b(?:what|which) (?:version|release)\b", re.I)
 _RELEASE_NUMBER: Final = re.compile(r"\bv?\d+\.\d+(?:\.\d+)*\b|\bversion \d+\b", re.I)
 _DATE: Final = re.compile(
-    r"^\W*when\b|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
+    # "When I use evolve, are …?" sets a condition; "When do I …?", "When was it …?" ask a time.
+    r"^\W*when\b(?!\s+(?:I|we|you|they|it|he|she)\s+(?!(?:do|does|did|am|is|are|was|were|can|"
+    r"could|will|would|should|have|has|had)\b)[a-z]+\b)"
+    r"|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
     r"|\bin what year\b",
     re.I,
 )

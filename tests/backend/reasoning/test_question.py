@@ -320,3 +320,19 @@ def test_what_you_cannot_do_is_no_way_to_do_it(passage: str, is_code: bool, answ
     asked = analyse("The class is frozen. How do I still set the attribute?")
     assert asked.how_to
     assert holds_cue(asked, passage, is_code) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "is_date"),
+    [
+        ("When was it released?", True),
+        ("When do I need to call close()?", True),
+        ("When did attrs add slots?", True),
+        ("when I use evolve are my validators applied to the new values?", False),
+        ("When we deploy behind a proxy which header does it read?", False),
+    ],
+)
+def test_when_with_its_own_subject_and_verb_sets_a_condition_not_a_time(
+    question: str, is_date: bool
+) -> None:
+    assert (analyse(question).kind == "date") is is_date
