@@ -26,6 +26,11 @@ _QUOTE: Final = re.compile(r"^\s*>\s?", re.M)
 _ADMONITION: Final = re.compile(r"^\s*(?:!!!|\?\?\?|:::)\s*\w*[^\n]*$", re.M)
 
 
+def without_bullets(text: str) -> str:
+    """``text`` without its list markers ("- ", "1. "): a numbered item's "1." is no value."""
+    return _BULLET.sub("", text)
+
+
 def plain(text: str) -> str:
     """``text`` on one line, with Markdown/MDX/HTML markup removed (code spans kept)."""
     spans: list[str] = []

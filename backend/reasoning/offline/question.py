@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from backend.reasoning.offline.markup import without_bullets
 from backend.reasoning.offline.synonyms import (
     DEFAULT_TERM,
     about_default_setup,
@@ -389,7 +390,6 @@ _COUNTED: Final = re.compile(
     r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
     re.I,
 )
-_ORDERED_ITEM: Final = re.compile(r"^\s*\d{1,3}[.)](?=\s)", re.M)
 # What a measured value is counted in ("five seconds", "ten times", "two kilobytes").
 _UNIT: Final = re.compile(
     r"^(?:\w+ )?(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
@@ -409,7 +409,7 @@ def _counts(asked: Asked, passage: str) -> bool:
     """A number for a "how many" question: digits, or a number word that counts the asked
     thing ("two worker processes"; "prompts in two different places" does not count
     seconds)."""
-    passage = _ORDERED_ITEM.sub(" ", passage)  # "1. A context dictionary …" counts nothing
+    passage = without_bullets(passage)  # "1. A context dictionary …" counts nothing
     # "retries forever" answers "how many times does it retry?"
     if re.search(
         r"\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
