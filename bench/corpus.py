@@ -67,6 +67,13 @@ CORPORA = {
         docs="docs",
         suffixes=(".md", ".rst"),
     ),
+    "marshmallow": Corpus(
+        package="marshmallow",
+        version="4.4.0",  # reStructuredText, in subfolders too (extending/, examples/)
+        sha256="9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
 }
 
 
