@@ -51,22 +51,31 @@ _WHY: Final = re.compile(
     r"|\bwhy\b",
     re.I,
 )
+_PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:many|much|"
     r"long|old|big|large|often|far|fast))|what happens|in what way|what steps|walk me through)\b"
-    r"|\bhow (?:do|can|should) (?:i|you|we)\b",
+    r"|\bhow (?:do|can|should) (?:i|you|we)\b"
+    # "Where do I put the super().__init__() call?": the place in one's own code is a step
+    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b",
     re.I,
 )
 _LIST: Final = re.compile(
     r"^\W*(?:list|name|enumerate)\b"
-    r"|^\W*(?:(?:for|in|on|with|from|to|at|by|of)\s+)?(?:which|what)\s+(?:[\w-]+\s+){0,3}?"
+    # "Which options are …?" (not "What does attrs do …?": an auxiliary is no listed thing)
+    r"|^\W*(?:(?:for|in|on|with|from|to|at|by|of)\s+)?(?:which|what)\s+"
+    r"(?!(?:do|does|did|is|are|was|were|can|could|will|would|should|must|has|have|had)\b)"
+    r"(?:[\w-]+\s+){0,3}?"
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
     r"should|must|have|has|is)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
     # "What is a bound logger made of?": its parts
     r"|^\W*what\s+(?:is|are)\b[^?]{1,60}\b(?:made (?:up )?of|composed of|consists? of)\b"
-    r"|\bwhat (?:parts|components|pieces)\b",
+    r"|\bwhat (?:parts|components|pieces)\b"
+    # "Which functions make up the API?", "Which of the shipped validators …?", "in which order"
+    r"|^\W*(?:which|what)\b[^?]{1,60}\bmakes? up\b"
+    r"|^\W*which of the (?:[\w-]+\s+){0,2}[\w-]+s\b|\bin (?:which|what) order\b",
     re.I,
 )
 _NUMBER: Final = re.compile(
@@ -108,12 +117,21 @@ _DEFINITION: Final = re.compile(
 )
 _HOW_TO: Final = re.compile(
     r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b|\bwhat steps\b"
-    r"|\bwalk me through\b|\bhow (?:can|could|should|must)\b",  # "how can a test see …"
+    r"|\bwalk me through\b|\bhow (?:can|could|should|must)\b"  # "how can a test see …"
+    r"|^\W*how\W*$"  # "I'd like validation skipped inside one block. How?"
+    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b",
     re.I,
 )
 _COMPARISON: Final = re.compile(
     r"\b(?:difference|differences|differ|differs|differently|compare[sd]?|comparison|versus|vs\.?|"
     r"better than|worse than|prefer)\b",
+    re.I,
+)
+# A comparison of two things, not the verb "compare" in a step ("how do I compare a field?")
+_CONTRASTS: Final = re.compile(
+    r"\b(?:difference|differences|differ|differs|differently|versus|vs\.?|better than|"
+    r"worse than|prefer|compared? (?:with|to))\b"
+    r"|\bcompar\w*\s+[\w.`]+(?:\s+[\w.`]+)?\s+(?:with|to|against|and)\s+[\w`]",
     re.I,
 )
 _DEFAULT: Final = re.compile(
@@ -285,6 +303,8 @@ def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
     kind: AnswerKind = next((k for pattern, k in _KINDS if pattern.search(q)), "lookup")
+    if kind == "comparison" and _HOW_TO.search(q) and not _CONTRASTS.search(q):
+        kind = "how"  # "How do I get attrs to compare that field sensibly?" is a step to take
     if kind == "lookup" and _DEFINITION.search(q) and len(key_terms(q)) <= 3:
         kind = "definition"
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(

@@ -46,6 +46,16 @@ from backend.reasoning.offline.question import (
         ("For which shells can Click produce completion scripts?", "list"),
         ("Which common subclasses of ClickException do the docs name?", "list"),
         ("After how many seconds does the prompt give up?", "number"),
+        # an auxiliary after "what" is no listed thing, though the product's name ends in "s"
+        ("What does attrs do with kw_only=True on a field with init=False?", "lookup"),
+        ("Which functions make up the modern API?", "list"),
+        ("Which of the shipped validators check a lower bound?", "list"),
+        ("What gets executed, and in which order?", "list"),
+        # the place in one's own code is a step; the verb "compare" in a step is no comparison
+        ("My class derives from a framework class. Where do I put the super() call?", "how"),
+        ("Comparing two instances blows up. How do I get attrs to compare that field?", "how"),
+        ("How do I compare requests.Session with httpx.Client?", "comparison"),
+        ("I'd like validation skipped inside one block of code. How?", "how"),
     ],
 )
 def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
