@@ -108,10 +108,17 @@ _CONDITION: Final = re.compile(
 )
 
 
+# A sentence that opens with a condition states what follows from it, not what exists: "If
+# you don't set `kw_only=True`, then there is no valid attribute ordering".
+_OPENS_WITH_CONDITION: Final = re.compile(r"^\W*(?:if|unless|when|whenever|once|in case)\b", re.I)
+
+
 def denies(sentence: str) -> bool:
     """Does the sentence say something is not supported, removed or absent (outside a
     condition)?"""
     sentence = plain(sentence)  # "it will *not* do so", "does **not** support"
+    if _OPENS_WITH_CONDITION.match(sentence):
+        return False
     return any(not _CONDITION.search(sentence[: m.start()]) for m in _DENIAL.finditer(sentence))
 
 
@@ -497,13 +504,22 @@ def scene(question: str) -> str:
     return " ".join(said) if len(said) < len(sentences) else ""
 
 
+# A scene that reports trouble ("… but it fails saying the attribute is read-only") says what
+# the asker saw, not what they take the library to do: nothing in it is a premise to deny.
+_SYMPTOM: Final = re.compile(
+    r"\b(?:fails?|failed|failing|errors?|raises?|raised|crash\w*|blows? up|breaks?|broke|"
+    r"refuses?|complains?|exceptions?|traceback)\b",
+    re.I,
+)
+
+
 def _scene_denied(question: str, scored: list[Choice], idf: dict[str, float]) -> Choice | None:
     """A passage that says the opposite of what the question states as its premise: the
     premise's rarest word and most of its words, with a negation in one of the two only
     ("structlog stays silent until it is configured" / "We don't believe silent loggers are
     a sensible default")."""
     said = scene(question)
-    if not said or has_negation(said):
+    if not said or has_negation(said) or _SYMPTOM.search(said):
         return None
     terms = [t for t in dict.fromkeys(key_terms(said)) if stem(t.lower()) in idf]
     if len(terms) < 3:

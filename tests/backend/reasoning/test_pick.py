@@ -166,6 +166,8 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
         ("HTTPX does *not* support HTTPS proxies.", True),  # emphasis is markup
         ("It will happily write one for you, however it will **not** do so by default.", True),
         ("If you do not do so, the run fails.", False),
+        # what follows from a condition is no statement that something is absent
+        ("If you don't set `kw_only=True`, then there is no valid attribute ordering.", False),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
@@ -317,6 +319,30 @@ async def test_a_scene_the_sources_only_qualify_is_not_denied(engine: OfflineEng
     )
     pick = await _pick(engine, question, [source("S1", "Recipes", text)])
     assert pick.denial is None
+
+
+async def test_a_scene_reporting_trouble_is_no_premise_to_deny(engine: OfflineEngine) -> None:
+    text = (
+        "All the decorators are implemented using an object that is returned by the call to "
+        "`attrs.field`.\n\n"
+        "Attributes that only carry a class annotation do not have that object so trying to "
+        "call a method on it will inevitably fail.\n\n"
+        "If you really need to monkeypatch an instance in your tests, you can always subclass "
+        "a slotted class as a dict class."
+    )
+    other = (  # makes "test" and "instance" common words, "method" the scene's rarest
+        "Every test makes an instance.\n\nA test saying which instance it uses is clearer."
+        "\n\nDefine the test instance once."
+    )
+    question = (
+        "A test has to mock.patch.object a method on one instance of a @define class, but it "
+        "fails saying the attribute is read-only. How can the test do it without changing the "
+        "production class?"
+    )
+    sources = [source("S1", "Glossary", text), source("S2", "Testing", other)]
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is None
+    assert pick.best is not None and "subclass" in pick.best.passage.text
 
 
 SETUP = DEFAULT_SETUP + "\nThe timestamps of the console output are easy on the eye and colorful."
