@@ -535,7 +535,14 @@ def _scene_denied(question: str, scored: list[Choice], idf: dict[str, float]) ->
             continue
         if coverage(terms, text, "", idf) < SCENE_COVERAGE:
             continue
-        if not has_negation(_WISH.sub(" ", text)):
-            continue  # "you don't want to see entries from `f`" sets a scene; it denies nothing
+        # The negation must be said of the premise's own subject: "support for `__slots__` was
+        # added in 3.10, but it doesn't do cell rewriting" qualifies it; it denies nothing.
+        # "you don't want to see entries from `f`" sets a scene; it denies nothing either.
+        negated = [c for c in _CLAUSE.split(_WISH.sub(" ", text)) if has_negation(c)]
+        if not any(_holds(_stems(c), stem(rarest.lower())) for c in negated):
+            continue
         return choice
     return None
+
+
+_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:but|whereas|while|although|though)\s+", re.I)

@@ -345,6 +345,22 @@ async def test_a_scene_reporting_trouble_is_no_premise_to_deny(engine: OfflineEn
     assert pick.best is not None and "subclass" in pick.best.passage.text
 
 
+async def test_a_negation_about_something_else_than_the_premise_denies_nothing(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "Support for `__slots__` has only been added to dataclasses in Python 3.10, but it "
+        "doesn't do cell rewriting.\n\n"
+        "Slotted classes are the default in attrs."
+    )
+    question = (
+        "Since 3.10, dataclasses can generate __slots__ as well. What do slotted classes "
+        "still get right?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Why not", text)])
+    assert pick.denial is None
+
+
 SETUP = DEFAULT_SETUP + "\nThe timestamps of the console output are easy on the eye and colorful."
 
 
