@@ -396,8 +396,17 @@ def _names(text: str, side: str) -> bool:
 
 
 def _yes_or_no(question: str, passage: str) -> str:
-    """ "No:" when the passage denies what the question asks (or affirms what it denies)."""
-    return "No:" if has_negation(passage) != has_negation(question) else "Yes:"
+    """ "No:" when the passage denies what the question asks (or affirms what it denies); ''
+    for a choice between alternatives ("Are they UTC or local time?", "does the validator get
+    the string or the int?"), which neither word answers."""
+    if _EITHER_OR.search(question):
+        return ""
+    asked = re.sub(r"\bor not\b", "", question, flags=re.I)  # "Is it set or not?" is no denial
+    return "No:" if has_negation(passage) != has_negation(asked) else "Yes:"
+
+
+# "… X or Y?" in the asking clause; not "or not" ("Is it set or not?") nor a trailing "or?"
+_EITHER_OR: Final = re.compile(r"\b(?!not\b)\w+\s+or\s+(?!not\b)[^?,;]{1,60}\?\s*$", re.I)
 
 
 def _passage_answer(

@@ -31,6 +31,9 @@ _AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|h
 _CLAUSE_SPLIT: Final = re.compile(
     r";\s*(?:and\s+)?|,?\s+and also\s+|,?\s+and then\s+"
     r"|,\s+and\s+(?=(?:how|why|what|when|where|which|who|whether)\b)"
+    # "What is that parameter called now, and in which release was it renamed?"
+    r"|,\s+and\s+(?=(?:in|on|from|at|by|with|for|since|until|to)\s+(?:which|what)\s+(?:\w+\s+){1,2}"
+    rf"(?:{_AUX}|was|were|did)\b)"
     rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+(?:[a-z]+\s+)?{_AUX}\b"
     r"|(?:how|why|what|when|where|which|who)\s+[a-z]+ed\b)"
     r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",

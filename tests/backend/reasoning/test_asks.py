@@ -85,3 +85,16 @@ def test_statements_before_the_asking_sentence_are_its_setting_not_asks() -> Non
     # "which one" is the first ask's "exception processor"
     assert second.text == "Which one do I put before JSONRenderer in production?"
     assert "exception processor" in second.scored
+
+
+def test_a_second_ask_may_open_with_a_preposition_before_which() -> None:
+    first, second = asks(
+        "Old code passes hash=True. What is that parameter called nowadays, and in which "
+        "release was it renamed?"
+    )
+    assert first.text == "What is that parameter called nowadays"
+    assert second.text == "In which release was it renamed?"
+
+
+def test_in_which_order_is_no_second_ask() -> None:
+    assert len(asks("What does it run, and in which order?")) == 1

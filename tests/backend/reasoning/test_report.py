@@ -450,3 +450,20 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
     assert hop_label(hop) == "attrs by Example:"
     named = source("S2", "Tom Ashby", "Tom Ashby is an English actor.")
     assert hop_label(Choice(passages(named)[0], 0.5, 0.5, 0.5, True)) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "lead"),
+    [
+        ("Does the server restart workers?", "The server does not restart workers.", "No:"),
+        ("Does the server restart workers?", "The server restarts workers.", "Yes:"),
+        # a choice between alternatives is answered by one of them, not by yes or no
+        ("Are the timestamps UTC or local time?", "Timestamps are not in UTC.", ""),
+        ("Does the validator get the string or the int?", "Validators run after conversion.", ""),
+        ("Is the key set or not?", "The key is not set.", "No:"),
+    ],
+)
+def test_a_yes_no_lead_only_where_yes_or_no_answers(question: str, passage: str, lead: str) -> None:
+    from backend.reasoning.offline.answer import _yes_or_no
+
+    assert _yes_or_no(question, passage) == lead
