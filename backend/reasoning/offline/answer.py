@@ -31,7 +31,7 @@ from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage
+from backend.reasoning.offline.passages import Passage, shown_for
 from backend.reasoning.offline.pick import Choice, Pick, choose, complement
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse
@@ -158,11 +158,13 @@ def direct_answer(
     if pick.denial is not None:
         return _passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False)
     if not pick.found:
-        return _passage_answer(pick.best, claims, verdicts, lead=NOT_FOUND, found=False)
+        return _passage_answer(
+            pick.best, claims, verdicts, lead=NOT_FOUND, found=False, terms=asked.terms
+        )
     lead = ""
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best.passage.quote)
-    first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True)
+    first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True, terms=asked.terms)
     hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
     # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
     # and a passage sharing the question's words there is noise ("… a command line tool that
@@ -245,7 +247,11 @@ def _passage_per_part(
         if pick.best is None:
             continue
         lead = _yes_or_no(sq.text, pick.best.passage.quote) if asked.kind == "yes_no" else ""
-        parts.append(_passage_answer(pick.best, claims, verdicts, lead=lead, found=pick.found))
+        parts.append(
+            _passage_answer(
+                pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
+            )
+        )
     if not parts:
         return None
     if len(sides) == len(parts) >= 2:
@@ -328,7 +334,11 @@ def _passage_per_ask(
         if any(_overlaps(pick.best.passage, p.passage) for p in parts if p.passage is not None):
             continue
         lead = _yes_or_no(ask.text, pick.best.passage.quote) if own.kind == "yes_no" else ""
-        parts.append(_passage_answer(pick.best, claims, verdicts, lead=lead, found=pick.found))
+        parts.append(
+            _passage_answer(
+                pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
+            )
+        )
     if len(parts) < 2:
         return None
     text = " ".join(p.text for p in parts)
@@ -410,7 +420,13 @@ _EITHER_OR: Final = re.compile(r"\b(?!not\b)\w+\s+or\s+(?!not\b)[^?,;]{1,60}\?\s
 
 
 def _passage_answer(
-    choice: Choice, claims: list[Claim], verdicts: dict[str, Verdict], *, lead: str, found: bool
+    choice: Choice,
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    *,
+    lead: str,
+    found: bool,
+    terms: list[str] | None = None,
 ) -> Answer:
     passage = choice.passage
     basis = {
@@ -424,7 +440,7 @@ def _passage_answer(
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
     return Answer(
-        passage.text,
+        shown_for(passage, terms or []),
         backing,
         unconfirmed=unconfirmed,
         passage=passage,

@@ -17,7 +17,7 @@ from typing import Final
 from backend.reasoning.models import Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.text import split_sentences, words
+from backend.reasoning.offline.text import split_sentences, stem, words
 
 MAX_WINDOW: Final = 3
 MAX_LIST_ITEMS: Final = 12
@@ -64,6 +64,8 @@ class Passage:
     is_changelog: bool = False  # a release-note entry ("Add `x` #123"), not an explanation
     is_defaults: bool = False  # "the defaults are equivalent to:" with the whole code block
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
+    code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
+    lead: str = ""  # a code passage's lead-in as a reader sees it
 
 
 @dataclass(slots=True)
@@ -208,7 +210,7 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
         lines = [ln for ln in lines if ln]
     lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
-    lines = _key_lines(_without_docstrings(lines))
+    lines = _without_docstrings(lines)
     return (match.end(), lines) if lines else None
 
 
@@ -277,7 +279,7 @@ def _code_passages(
     """The lead-in with its code, alone and with up to two sentences before it in the same
     paragraph."""
     end, lines = code
-    shown_code = " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
+    shown_code = _show_code(_key_lines(lines))
     out = []
     starts = [i]
     for before in range(i - 1, max(i - MAX_WINDOW, -1), -1):
@@ -288,9 +290,46 @@ def _code_passages(
     for first in starts:
         members = sentences[first : i + 1]
         quote = source.text[members[0].start : end].rstrip()
-        shown = f"{plain(source.text[members[0].start : sentences[i].end])} {shown_code}"
-        out.append(Passage(source, [m.text for m in members], quote, shown, first, is_code=True))
+        lead = plain(source.text[members[0].start : sentences[i].end])
+        out.append(
+            Passage(
+                source,
+                [m.text for m in members],
+                quote,
+                f"{lead} {shown_code}",
+                first,
+                is_code=True,
+                code=tuple(lines),
+                lead=lead,
+            )
+        )
     return out
+
+
+def _show_code(lines: list[str]) -> str:
+    return " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
+
+
+def shown_for(passage: Passage, terms: list[str]) -> str:
+    """What a reader sees of a code passage for this question: its lead-in with the first
+    code line and the lines that hold the most of the question's words ("… drop the password
+    during asdict?" shows ``filter=lambda attr, value: attr.name != "password"``, not the
+    class definition the example opens with). Other passages: their text."""
+    if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
+        return passage.text
+    wanted = {stem(t.lower()) for t in terms}
+
+    def held(line: str) -> int:
+        return len(wanted & {stem(w.lower()) for w in re.findall(r"[A-Za-z]\w+", line)})
+
+    counts = [held(ln) for ln in passage.code]
+    default = _key_lines(list(passage.code))
+    if max(counts[1:]) <= max((held(ln) for ln in default[1:]), default=0):
+        return passage.text  # the usual excerpt shows the best lines already
+    # On a tie the later line: an example defines first and calls after.
+    best = sorted(range(1, len(passage.code)), key=lambda k: (-counts[k], -k))
+    keep = sorted({0, *best[: MAX_CODE_LINES - 1]})
+    return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
 
 
 def _list_after(text: str, sentences: list[_Sentence], lead: int) -> list[list[_Sentence]]:

@@ -229,7 +229,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
             body = " ".join(f"{plain(sentence)} {own}" for sentence in passage.sentences)
             line = f"{answer.lead} {body}{''.join(m for m in cited if m != own)}".strip()
         else:
-            line = f"{answer.lead} {passage.text} {''.join(cited)}".strip()
+            line = f"{answer.lead} {answer.text} {''.join(cited)}".strip()  # code: its lines
         line += registry.statuses(cited)
         if answer.found and answer.unconfirmed:
             line += f" {UNCONFIRMED}"

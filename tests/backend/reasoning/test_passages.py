@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from backend.reasoning.offline.passages import answerable, passages
+import re
+
+from backend.reasoning.offline.passages import answerable, passages, shown_for
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
 from tests.backend.reasoning.corpus import source
 
@@ -162,3 +164,33 @@ def test_a_list_shows_each_items_first_statement_not_its_explanation() -> None:
         "log entry. (Usually configured.); And finally a logger that it's wrapping."
     )
     assert "merged" not in " ".join(listed.sentences) and listed.quote in PARTS
+
+
+FILTER_EXAMPLE = (
+    "For that, `asdict` offers a callback that decides whether an attribute is included:\n\n"
+    "```{doctest}\n"
+    ">>> @define\n"
+    "... class User:\n"
+    "...     email: str\n"
+    "...     password: str\n"
+    ">>> asdict(User('jane@doe.invalid', 's33kred'),\n"
+    "...        filter=lambda attr, value: attr.name != 'password')\n"
+    "{'email': 'jane@doe.invalid'}\n"
+    "```\n"
+)
+
+
+def test_a_long_example_shows_the_lines_that_hold_the_questions_words() -> None:
+    (coded,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
+    assert "filter=" not in coded.text  # the usual excerpt: the example's first lines
+    shown = shown_for(coded, ["drop", "password", "asdict", "conversion"])
+    assert shown.startswith("For that, `asdict` offers a callback")
+    assert "`@define`" in shown and "filter=lambda attr, value: attr.name != 'password')" in shown
+    assert "`asdict(User(" in shown
+    assert len(re.findall(r"`[^`]+`", shown.split(":", 1)[1])) == 3  # still three lines
+
+
+def test_an_example_whose_first_lines_hold_the_words_is_shown_as_usual() -> None:
+    (coded,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
+    assert shown_for(coded, ["user", "class"]) == coded.text
+    assert shown_for(coded, []) == coded.text
