@@ -306,6 +306,12 @@ def _code_passages(
     return out
 
 
+def _word_stems(text: str) -> set[str]:
+    """Stems of the words, identifiers split too ("bind_contextvars", "pool.map")."""
+    found = re.findall(r"[A-Za-z][A-Za-z0-9]+", text.replace("_", " "))
+    return {stem(w.lower()) for w in found}
+
+
 def _show_code(lines: list[str]) -> str:
     return " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
 
@@ -317,10 +323,10 @@ def shown_for(passage: Passage, terms: list[str]) -> str:
     class definition the example opens with). Other passages: their text."""
     if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
         return passage.text
-    wanted = {stem(t.lower()) for t in terms}
+    wanted = _word_stems(" ".join(terms))
 
     def held(line: str) -> int:
-        return len(wanted & {stem(w.lower()) for w in re.findall(r"[A-Za-z]\w+", line)})
+        return len(wanted & _word_stems(line))
 
     counts = [held(ln) for ln in passage.code]
     default = _key_lines(list(passage.code))

@@ -254,6 +254,14 @@ _CONDITION_CLAUSE: Final = re.compile(
 _PHRASE_CLAUSE: Final = re.compile(
     r"^\W*(?:in|on|for|with|without|to|as|given)\b[^,?]*," + _ASKING, re.I
 )
+_COLON_SCENE: Final = re.compile(
+    r"^[^:?]{10,160}:\s+(?=(?:if|when|whenever|once|after|before|while)\b[^,?]*,"
+    + _ASKING
+    + r"|"
+    + _ASKING.strip(r"\s*")
+    + r")",
+    re.I,
+)
 # "whether it came from the default or …": what follows "whether" is not what is asked.
 _WHETHER: Final = re.compile(r"\bwhether\b.*", re.I)
 
@@ -275,6 +283,11 @@ def asking_part(question: str, phrases: bool = True) -> str:
     if not asking and len(sentences) > 1 and _ASKS.match(sentences[-1]):
         asking = sentences[-1:]  # a part cut from a longer question: "… file. Which helper …"
     q = asking[0] if len(asking) == 1 and len(sentences) > 1 else q
+    if not phrases and not _COMPARISON.search(q.split(":", 1)[0]):
+        # "Using cached_property on a slotted class: if several threads read it, is …?": what
+        # comes before the colon says where the asker is; the ask follows it. ("X versus Y:
+        # what changes?" names what is compared there.)
+        q = _COLON_SCENE.sub("", q, count=1).strip() or q
     q = _CONDITION_CLAUSE.sub("", q, count=1).strip() or q
     return (_PHRASE_CLAUSE.sub("", q, count=1).strip() or q) if phrases else q
 

@@ -194,3 +194,19 @@ def test_an_example_whose_first_lines_hold_the_words_is_shown_as_usual() -> None
     (coded,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
     assert shown_for(coded, ["user", "class"]) == coded.text
     assert shown_for(coded, []) == coded.text
+
+
+def test_an_identifier_in_the_question_matches_its_parts_in_the_code() -> None:
+    text = (
+        "Inside the worker, the context vars are bound again:\n\n"
+        "```python\n"
+        "def manager(request_id):\n"
+        "    log = structlog.get_logger()\n"
+        "    workers = ['1', '2']\n"
+        "    ctx = structlog.contextvars.get_contextvars()\n"
+        "    pool.map(work, workers)\n"
+        "```\n"
+    )
+    (coded,) = [p for p in passages(source("S1", "Threads", text)) if p.is_code]
+    shown = shown_for(coded, ["request_id", "bind_contextvars", "get", "workers"])
+    assert "get_contextvars()" in shown

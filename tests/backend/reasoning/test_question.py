@@ -346,3 +346,13 @@ def test_when_with_its_own_subject_and_verb_sets_a_condition_not_a_time(
     question: str, is_date: bool
 ) -> None:
     assert (analyse(question).kind == "date") is is_date
+
+
+def test_what_comes_before_a_colon_is_the_scene_the_ask_follows() -> None:
+    asked = analyse(
+        "Using cached_property on a slotted class: if several threads read the property, "
+        "is the underlying method guaranteed to run only once?"
+    )
+    assert asked.focus == ("underlying", "method", "guaranteed", "run")
+    # two things compared before the colon are what is asked about
+    assert analyse("Reading the body with .stream() versus .body(): what changes?").focus == ()
