@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from backend.config import get_settings
@@ -102,11 +103,13 @@ def search(
     for rank, hit in enumerate(response["results"], start=1):
         where = f"{hit['source']}" + (f" › {hit['section']}" if hit["section"] else "")
         out.print(
-            f"[bold]{rank}. {hit['title']}[/]  [dim]score {hit['score']:.3f} · {where} · "
-            f"{hit['chunk_id']}[/]"
+            f"[bold]{rank}. {escape(hit['title'])}[/]  [dim]score {hit['score']:.3f} · "
+            f"{escape(where)} · "
+            f"{escape(hit['chunk_id'])}[/]"
         )
         text = hit["text"]
-        out.print(f"   {text[:300]}{'…' if len(text) > 300 else ''}\n", highlight=False)
+        shown = escape(text[:300])  # "[singledispatch](…)" is the document's text, not markup
+        out.print(f"   {shown}{'…' if len(text) > 300 else ''}\n", highlight=False)
 
 
 @app.command()

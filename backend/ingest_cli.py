@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from backend.config import Settings
@@ -143,7 +144,9 @@ async def ingest_command(
     file failed or nothing was found)."""
     found = walk(paths)
     for skipped in found.skipped:
-        out.print(f"skipped {skipped.path}: {skipped.reason}", highlight=False, soft_wrap=True)
+        out.print(
+            escape(f"skipped {skipped.path}: {skipped.reason}"), highlight=False, soft_wrap=True
+        )
     if not found.files:
         err.print(
             "[yellow]no supported files found[/] "
@@ -164,9 +167,9 @@ async def ingest_command(
             show(tally.done, file.relative_path)  # the file being sent, by name
             await _send(hub, file, remote, tally)
             show(tally.done, file.relative_path)
-    out.print(summary(tally, found), highlight=False, soft_wrap=True)
+    out.print(escape(summary(tally, found)), highlight=False, soft_wrap=True)
     for failure in tally.failures:
-        err.print(f"[red]not ingested[/] {failure}", highlight=False, soft_wrap=True)
+        err.print(f"[red]not ingested[/] {escape(failure)}", highlight=False, soft_wrap=True)
     return 1 if tally.failures else 0
 
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from sqlalchemy.exc import SQLAlchemyError
 
 from backend.config import Settings
@@ -40,7 +41,8 @@ def live_printer(console: Console) -> Any:
             return
         colour = "red" if event.kind in ("error", "fallback") else _COLOURS.get(event.node, "white")
         took = f" [dim]({event.duration_ms:.0f} ms)[/]" if event.duration_ms else ""
-        console.print(f"[{colour}]{event.node:>12}[/] {event.message}{took}", highlight=False)
+        message = escape(event.message)  # a quoted "[detailed validation](…)" is no markup
+        console.print(f"[{colour}]{event.node:>12}[/] {message}{took}", highlight=False)
 
     return show
 

@@ -170,3 +170,16 @@ def test_servers_reports_a_server_that_cannot_be_reached_and_exits_non_zero(tmp_
     rows = {row["server"]: row for row in json.loads(result.stdout)}
     assert rows["web"]["status"] == "down" and rows["web"]["transport"] == "http"
     assert rows["docs"]["status"] == "up"
+
+
+def test_search_shows_square_brackets_in_a_document_as_written(tmp_path: Path) -> None:
+    doc = tmp_path / "dispatch.md"
+    doc.write_text(
+        "# Dispatch\n\nThe converter is backed by a [singledispatch](https://example.org/sd) "
+        "function and [red]keeps[/] its hooks in order.\n"
+    )
+    marsa("ingest", str(doc), data_dir=tmp_path / "data")
+    result = marsa("search", "what backs the converter?", data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    assert "[singledispatch](https://example.org/sd)" in result.stdout
+    assert "[red]keeps[/]" in result.stdout

@@ -160,3 +160,24 @@ def test_a_follow_up_of_a_run_not_in_the_history_is_refused(home: Path) -> None:
     assert "no run 0123456789ab in the history" in unknown.stderr
     malformed = marsa("research", "Why?", "--follow-up", "../x", data_dir=home / "data")
     assert malformed.returncode == 2 and "12 lowercase hex characters" in malformed.stderr
+
+
+def test_the_live_trace_shows_square_brackets_in_a_message_as_written() -> None:
+    from datetime import UTC, datetime
+
+    from rich.console import Console
+
+    from backend.research_cli import live_printer
+    from backend.trace import TraceEvent
+
+    console = Console(record=True, width=200)
+    event = TraceEvent(
+        run_id="r1",
+        seq=1,
+        ts=datetime.now(UTC),
+        node="researcher",
+        kind="info",
+        message="found: uses [detailed validation](validation.md) by default",
+    )
+    live_printer(console)(event)
+    assert "uses [detailed validation](validation.md) by default" in console.export_text()
