@@ -14,7 +14,9 @@ from typing import Literal
 
 import psycopg
 from pgqueuer import Queries
+from pgqueuer.adapters.drivers.psycopg import PsycopgDriver
 from pgqueuer.domain.settings import DBSettings
+from pgqueuer.ports.driver import NotifyCallback
 from psycopg import sql
 
 ENTRYPOINT = "marsa_research"
@@ -43,6 +45,36 @@ class RunJob:
 async def connect(libpq_url: str) -> psycopg.AsyncConnection:
     """A connection for pgqueuer (it needs autocommit)."""
     return await psycopg.AsyncConnection.connect(libpq_url, autocommit=True)
+
+
+class ListeningApartDriver(PsycopgDriver):
+    """pgqueuer's psycopg driver with its LISTEN on a connection of its own.
+
+    psycopg's ``notifies()`` holds its connection's lock while it waits, and pgqueuer's driver
+    waits up to 1 s at a time. On one connection, every query of the queue manager (taking a
+    job, marking one done, heartbeats) waited for that wait to end: a worker's finished job
+    freed its slot, and the next job was taken, only on a 1-second tick, with jobs queued and
+    cores idle (bench/cluster.py). Here the waiting happens on the second connection; the
+    first answers at once."""
+
+    def __init__(self, connection: psycopg.AsyncConnection, listening: psycopg.AsyncConnection):
+        super().__init__(connection)
+        self.listening = PsycopgDriver(listening)
+
+    async def add_listener(self, channel: str, callback: NotifyCallback) -> None:
+        await self.listening.add_listener(channel, callback)
+
+    async def remove_listener(self, channel: str, callback: NotifyCallback) -> None:
+        await self.listening.remove_listener(channel, callback)
+
+    async def __aenter__(self) -> ListeningApartDriver:
+        await super().__aenter__()
+        await self.listening.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.listening.__aexit__(*exc)
+        await super().__aexit__(*exc)
 
 
 async def install(queries: Queries) -> None:

@@ -40,7 +40,15 @@ from backend.persistence import RunStore, WriteRefused, database_target, open_ch
 from backend.trace import TraceEvent
 from backend.workers.bus import POLL_SECONDS, EventBus
 from backend.workers.control import Claim, RunControl
-from backend.workers.queue import ENTRYPOINT, Mode, RunJob, RunQueue, connect, install
+from backend.workers.queue import (
+    ENTRYPOINT,
+    ListeningApartDriver,
+    Mode,
+    RunJob,
+    RunQueue,
+    connect,
+    install,
+)
 
 log = logging.getLogger("marsa.worker")
 
@@ -310,6 +318,7 @@ async def run_worker(settings: Settings) -> None:
     bus = EventBus(settings.redis_url, hear_runs=False)
     await bus.start()
     taking = await connect(db.libpq_url)
+    listening = await connect(db.libpq_url)  # the queue's LISTEN waits here, not on `taking`
     try:
         fence = Fence()
         async with (
@@ -329,7 +338,7 @@ async def run_worker(settings: Settings) -> None:
                 worker_id=worker_id,
             )
             fence.manager = manager
-            queries = Queries.from_psycopg_connection(taking)
+            queries = Queries(ListeningApartDriver(taking, listening))
             await install(queries)
             qm = QueueManager(queries)
 
@@ -372,6 +381,7 @@ async def run_worker(settings: Settings) -> None:
                     await asyncio.gather(*stopping)
     finally:
         await taking.close()
+        await listening.close()
         await queue.close()
         await bus.close()
         await store.close()
