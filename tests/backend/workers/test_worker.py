@@ -41,6 +41,8 @@ class ProbeStore(RunStore):
     checkpointed_at_first_event: bool | None = None
     fail_last_seq: int = 0
     """Pickups to fail (``last_seq`` raising, as with the database away)."""
+    last_seq_error: Exception | None = None
+    """What ``last_seq`` raises when it fails, if not a database error."""
     batches: int = 0
 
     async def add_events(self, events: list[TraceEvent], *, guard: Guard | None = None) -> None:
@@ -60,6 +62,8 @@ class ProbeStore(RunStore):
     async def last_seq(self, run_id: str) -> int:
         if self.fail_last_seq > 0:
             self.fail_last_seq -= 1
+            if self.last_seq_error is not None:
+                raise self.last_seq_error
             raise OperationalError("SELECT max(seq)", {}, Exception("server closed the connection"))
         return await super().last_seq(run_id)
 
@@ -236,6 +240,24 @@ async def test_a_run_that_fails_at_every_pickup_ends_failed_saying_why(world: Wo
     events = await world.store.events(run_id)
     assert events[-1].kind == "run_end" and events[-1].data["status"] == "failed"
     assert await world.control.holder(run_id) is None
+
+
+async def test_a_run_whose_pickup_fails_on_a_bug_is_failed_with_it_after_the_last_try(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w1", saver)
+        run_id = await world.new_run()
+        world.store.fail_last_seq = MAX_PICKUPS
+        world.store.last_seq_error = KeyError("plan")
+        for _ in range(MAX_PICKUPS):
+            # The queue logs the error; the sweep queues the run again (a new job).
+            with pytest.raises(KeyError):
+                await manager.take(RunJob(run_id, "start"))
+        await manager.take(RunJob(run_id, "resume"))
+    record = await world.store.get(run_id)
+    assert record is not None and record.status == "failed"
+    assert record.error is not None and "(the last: KeyError: 'plan')" in record.error
 
 
 async def test_a_job_for_a_run_a_live_worker_researches_ends_without_waiting_for_it(
