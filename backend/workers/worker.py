@@ -263,7 +263,7 @@ class WorkerRunManager(RunManager):
                 if claim.pickup_error
                 else " (each time the worker that had it stopped before the run could go on)"
             )
-            + "; POST /api/research/{id}/resume tries again"
+            + f"; POST /api/research/{record.id}/resume tries again"
         )
         tracer = Tracer(record.id, last_seq=await self.store.last_seq(record.id))
         tracer.emit("run", "error", f"run failed: {why}")
