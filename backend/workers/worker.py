@@ -32,7 +32,7 @@ from typing import Any
 
 import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pgqueuer import Job, Queries, QueueManager
+from pgqueuer import Job, Queries
 from pgqueuer.domain.settings import DBSettings
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -55,6 +55,7 @@ from backend.workers.queue import (
     Mode,
     RunJob,
     RunQueue,
+    SlotAwareQueueManager,
     connect,
     install,
 )
@@ -406,7 +407,8 @@ async def run_worker(settings: Settings) -> None:
             fence.manager = manager
             queries = Queries(ListeningApartDriver(taking, listening))
             await install(queries)
-            qm = QueueManager(queries)
+            slots = max(2, settings.max_active_runs)  # pgqueuer wants twice the batch size
+            qm = SlotAwareQueueManager(queries, slots=slots)
 
             @qm.entrypoint(ENTRYPOINT)
             async def research(job: Job) -> None:
@@ -433,7 +435,7 @@ async def run_worker(settings: Settings) -> None:
             try:
                 await qm.run(
                     batch_size=1,
-                    max_concurrent_tasks=max(2, settings.max_active_runs),
+                    max_concurrent_tasks=slots,
                     heartbeat_timeout=timedelta(
                         seconds=min(settings.worker_stale_seconds, JOB_HEARTBEAT_SECONDS)
                     ),

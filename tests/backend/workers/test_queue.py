@@ -1,14 +1,23 @@
-"""The worker's queue connections, on a fresh PostgreSQL database."""
+"""The worker's queue: its connections and its queue manager, on a fresh PostgreSQL database."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
+from typing import Any
 
 import pytest
+from pgqueuer import Job, Queries
 
-from backend.workers.queue import ListeningApartDriver, connect
+from backend.workers.queue import (
+    ENTRYPOINT,
+    ListeningApartDriver,
+    SlotAwareQueueManager,
+    connect,
+    install,
+)
 from tests.backend.api.conftest import fresh_postgres
 
 
@@ -44,3 +53,54 @@ async def test_a_notify_still_reaches_the_queues_listener(driver: ListeningApart
         assert time.monotonic() < end, "the NOTIFY was not heard"
         await asyncio.sleep(0.02)
     assert heard == ["a job"]
+
+
+async def test_a_full_worker_asks_for_no_job_until_one_of_its_own_ends(
+    driver: ListeningApartDriver,
+) -> None:
+    queries = Queries(driver)
+    await install(queries)
+    qm = SlotAwareQueueManager(queries, slots=2)
+    started: list[bytes] = []
+    release = asyncio.Event()
+
+    @qm.entrypoint(ENTRYPOINT)
+    async def research(job: Job) -> None:
+        started.append(job.payload or b"")
+        if len(started) <= 2:
+            await release.wait()
+
+    asked: list[float] = []
+    dequeue = queries.dequeue
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(time.monotonic())
+        return await dequeue(*args, **kwargs)
+
+    queries.dequeue = counted  # type: ignore[method-assign]
+    for i in range(4):
+        await queries.enqueue(ENTRYPOINT, f"run {i}".encode())
+    running = asyncio.create_task(
+        qm.run(
+            batch_size=1,
+            max_concurrent_tasks=2,
+            dequeue_timeout=timedelta(seconds=30),  # longer than the test: NOTIFY wakes it
+        )
+    )
+    try:
+        await until(lambda: len(started) == 2, "two jobs taken")
+        full_since = time.monotonic()
+        await asyncio.sleep(1.0)  # pgqueuer alone asks every 0.1 s while jobs wait
+        assert [t for t in asked if t > full_since] == []
+        release.set()
+        await until(lambda: len(started) == 4, "the other two taken once a slot freed", 5)
+    finally:
+        qm.shutdown.set()
+        await asyncio.wait_for(running, 30)
+
+
+async def until(check: Callable[[], bool], what: str, deadline_s: float = 10) -> None:
+    end = time.monotonic() + deadline_s
+    while not check():
+        assert time.monotonic() < end, f"not within {deadline_s}s: {what}"
+        await asyncio.sleep(0.02)
