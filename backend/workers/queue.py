@@ -90,7 +90,9 @@ class SlotAwareQueueManager(QueueManager):
     it could take one. With the LISTEN on a connection of its own nothing held those asks back
     any more: a full worker's dequeues were a quarter of the bench database's transactions. A
     full worker waits instead for one of its jobs to end; that job's deletion is a NOTIFY
-    that wakes it (and ``dequeue_timeout`` bounds the wait if one were lost)."""
+    that wakes it (and ``dequeue_timeout`` bounds the wait if one were lost). It overrides one
+    private method of pgqueuer (pinned to 1.6 in pyproject.toml); tests/backend/workers/
+    test_queue.py says when an upgrade changes what it relies on."""
 
     slots: int = 0
     """The worker's ``max_concurrent_tasks`` (0: no limit, pgqueuer's own behaviour)."""
