@@ -514,29 +514,41 @@ def kill_busiest(topology: Cluster, deadline_s: float = 30.0) -> dict[str, Any]:
                 time.sleep(0.05)
     pid = max(held, key=lambda p: len(held[p]))
     os.kill(pid, signal.SIGKILL)
-    return {"killed_worker_pid": pid, "runs_it_held": held[pid]}
+    return {"killed_worker_pid": pid, "killed_at": time.time(), "runs_it_held": held[pid]}
 
 
-def held_runs(url: str, ids: list[str]) -> list[dict[str, Any]]:
-    """How each run the killed worker held ended, and the run_start messages of its trace
-    (a take-over says `taken over from a stopped worker`, as a run_start, or as a note after the
-    question's run_start when nothing had been checkpointed yet)."""
+def held_runs(url: str, ids: list[str], killed_at: float) -> list[dict[str, Any]]:
+    """How each run the killed worker held ended, the run_start messages of its trace (a
+    take-over says `taken over from a stopped worker`, as a run_start, or as a note after the
+    question's run_start when nothing had been checkpointed yet), and the seconds from the kill
+    to that take-over."""
     out = []
     with httpx.Client(base_url=url, timeout=60) as client:
         for run_id in ids:
             status = client.get(f"/api/research/{run_id}").json()["status"]
             report = client.get(f"/api/research/{run_id}/report.json")
-            starts = (
-                [
-                    e["message"]
-                    for e in report.json()["trace"]
-                    if e["kind"] == "run_start" or "stopped worker" in e["message"]
-                ]
-                if report.status_code == 200
-                else []
+            trace = report.json()["trace"] if report.status_code == 200 else []
+            starts = [
+                e for e in trace if e["kind"] == "run_start" or "stopped worker" in e["message"]
+            ]
+            out.append(
+                {
+                    "id": run_id,
+                    "status": status,
+                    "run_starts": [e["message"] for e in starts],
+                    "taken_over_after_s": taken_over_after(trace, killed_at),
+                }
             )
-            out.append({"id": run_id, "status": status, "run_starts": starts})
     return out
+
+
+def taken_over_after(trace: list[dict[str, Any]], killed_at: float) -> float | None:
+    """Seconds from the kill (a Unix time) to the first event of the trace that says the run
+    was taken over from a stopped worker; None if none does."""
+    for event in trace:
+        if "stopped worker" in event["message"]:
+            return round(stamp(event["ts"]) - killed_at, 2)
+    return None
 
 
 def run(
@@ -592,7 +604,14 @@ def run(
                     halfway=lambda: kill_busiest(topology),
                 )
                 figures.pop("run_ids")
-                held = held_runs(topology.urls[1], figures.pop("runs_it_held", []))
+                held = held_runs(
+                    topology.urls[1],
+                    figures.pop("runs_it_held", []),
+                    figures.pop("killed_at", time.time()),
+                )
+                waits = sorted(
+                    h["taken_over_after_s"] for h in held if h["taken_over_after_s"] is not None
+                )
                 report["cluster_worker_killed"] = {
                     "processes": shape + ", one worker SIGKILLed once half the runs ended",
                     "worker_stale_seconds": stale_s,
@@ -602,6 +621,7 @@ def run(
                     "held_runs_taken_over": sum(
                         any("stopped worker" in m for m in h["run_starts"]) for h in held
                     ),
+                    "taken_over_after_s": {"first": waits[0], "last": waits[-1]} if waits else None,
                     "held_runs": held,
                 }
     for name in ("cluster", "cluster_worker_killed"):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from backend.config import Settings
 
@@ -38,6 +38,16 @@ class Database:
     def libpq_url(self) -> str:
         """The URL psycopg (and LangGraph's Postgres checkpointer) takes."""
         return "postgresql://" + self.url.split("://", 1)[1]
+
+    def named(self, application_name: str) -> Database:
+        """The same database, every connection to it carrying ``application_name`` (PostgreSQL
+        shows it in pg_stat_activity for as long as the connection lives)."""
+        if self.kind != "postgresql":
+            return self
+        parts = urlsplit(self.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "application_name"]
+        query.append(("application_name", application_name))
+        return replace(self, url=parts._replace(query=urlencode(query)).geturl())
 
     @property
     def display(self) -> str:

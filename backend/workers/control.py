@@ -1,9 +1,12 @@
 """Who researches which run, and which runs were asked to stop: one row per run in
 PostgreSQL, shared by every API replica and worker.
 
-A worker *claims* a run before researching it and keeps the claim fresh with heartbeats; a
-claim whose heartbeat is older than MARSA_WORKER_STALE_SECONDS belongs to a dead worker and
-may be taken over. Every claim won bumps the run's *epoch*: a worker's writes to a run carry
+A worker *claims* a run before researching it and keeps the claim fresh with heartbeats. A
+claim belongs to a dead worker, and may be taken over, once no database session carries the
+worker's id as its application name (a process that ends, even by SIGKILL, has its connections
+closed by the kernel, and PostgreSQL ends their sessions at once), or once its heartbeat is
+older than MARSA_WORKER_STALE_SECONDS (a stalled worker, or a host gone without closing its
+connections). Every claim won bumps the run's *epoch*: a worker's writes to a run carry
 the epoch it claimed at and are refused once another worker has claimed the run since (a
 worker that was stalled, not dead, must not write into a run it lost). A cancel is a flag
 here (the one truth) plus a Redis message (the fast path): a worker that misses the message
@@ -34,7 +37,23 @@ control_table = sa.Table(
     sa.Column("cancel_requested", sa.Boolean, nullable=False, server_default=sa.false()),
     # Bumped by every claim won: the fencing token of the claim (see guard()).
     sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"),
+    # Pickups in a row that did not take the run to an end, a review or a stop: a run that
+    # fails at every pickup (or stops every worker that takes it) is failed, not looped.
+    sa.Column("pickups", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("pickup_error", sa.Text, nullable=True),
 )
+
+_activity = sa.table("pg_stat_activity", sa.column("application_name", sa.String))
+
+
+def _connected(worker_id: sa.ColumnElement[str]) -> sa.ColumnElement[bool]:
+    """The worker has a session in the database (its connections carry its id as their
+    application name: ``Database.named``)."""
+    return sa.exists(
+        sa.select(sa.literal(1))
+        .select_from(_activity)
+        .where(_activity.c.application_name == worker_id)
+    )
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,13 @@ class Claim:
     previous: str | None
     epoch: int = 0
     """The claim's fencing token (when won): writes carrying an older one are refused."""
+    heartbeat: datetime | None = None
+    """When not won: the holder's last heartbeat (a holder that beats again is alive)."""
+    pickups: int = 0
+    """When won: pickups of the run in a row, this one included, that did not get it to an
+    end, a review or a stop."""
+    pickup_error: str | None = None
+    """Why the last of those failed, when a worker could tell."""
 
 
 class RunControl:
@@ -61,33 +87,44 @@ class RunControl:
             await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             await conn.run_sync(metadata.create_all)
             # Tables made before the epoch existed.
-            await conn.execute(
-                sa.text(
-                    "ALTER TABLE marsa_run_control "
-                    "ADD COLUMN IF NOT EXISTS epoch BIGINT NOT NULL DEFAULT 0"
+            for column in (
+                "epoch BIGINT NOT NULL DEFAULT 0",
+                "pickups INTEGER NOT NULL DEFAULT 0",
+                "pickup_error TEXT",
+            ):
+                await conn.execute(
+                    sa.text(f"ALTER TABLE marsa_run_control ADD COLUMN IF NOT EXISTS {column}")
                 )
-            )
+
+    def _dead(self) -> sa.ColumnElement[bool]:
+        """The run's holder is gone: no session of it in the database, or a stale heartbeat."""
+        stale = control_table.c.heartbeat_at < sa.func.now() - sa.func.make_interval(
+            0, 0, 0, 0, 0, 0, self.stale
+        )
+        return sa.or_(stale, ~_connected(control_table.c.worker_id))
 
     async def claim(self, run_id: str, worker_id: str) -> Claim:
-        """Take the run for ``worker_id`` unless a live worker (fresh heartbeat) holds it."""
+        """Take the run for ``worker_id`` unless a live worker (connected, with a fresh
+        heartbeat) holds it."""
         async with self.engine.begin() as conn:
             await conn.execute(
                 pg_insert(control_table).values(run_id=run_id).on_conflict_do_nothing()
             )
-            stale = control_table.c.heartbeat_at < sa.func.now() - sa.func.make_interval(
-                0, 0, 0, 0, 0, 0, self.stale
-            )
             row = (
                 await conn.execute(
-                    sa.select(control_table.c.worker_id, stale.label("stale"))
+                    sa.select(
+                        control_table.c.worker_id,
+                        control_table.c.heartbeat_at,
+                        self._dead().label("dead"),
+                    )
                     .where(control_table.c.run_id == run_id)
                     .with_for_update()
                 )
             ).one()
-            holder, is_stale = row.worker_id, bool(row.stale)
-            if holder is not None and holder != worker_id and not is_stale:
-                return Claim(won=False, previous=holder)
-            epoch = (
+            holder = row.worker_id
+            if holder is not None and holder != worker_id and not row.dead:
+                return Claim(won=False, previous=holder, heartbeat=row.heartbeat_at)
+            won = (
                 await conn.execute(
                     control_table.update()
                     .where(control_table.c.run_id == run_id)
@@ -95,11 +132,22 @@ class RunControl:
                         worker_id=worker_id,
                         heartbeat_at=sa.func.now(),
                         epoch=control_table.c.epoch + 1,
+                        pickups=control_table.c.pickups + 1,
                     )
-                    .returning(control_table.c.epoch)
+                    .returning(
+                        control_table.c.epoch,
+                        control_table.c.pickups,
+                        control_table.c.pickup_error,
+                    )
                 )
-            ).scalar_one()
-        return Claim(won=True, previous=holder if holder != worker_id else None, epoch=epoch)
+            ).one()
+        return Claim(
+            won=True,
+            previous=holder if holder != worker_id else None,
+            epoch=won.epoch,
+            pickups=won.pickups,
+            pickup_error=won.pickup_error,
+        )
 
     def guard(self, run_id: str, worker_id: str, epoch: int) -> Guard:
         """A check for a write's transaction: the run is still claimed by ``worker_id`` at
@@ -140,9 +188,6 @@ class RunControl:
         since = (datetime.now(UTC) - timedelta(seconds=older_than)).isoformat(
             timespec="microseconds"
         )
-        stale = control_table.c.heartbeat_at < sa.func.now() - sa.func.make_interval(
-            0, 0, 0, 0, 0, 0, self.stale
-        )
         jobs = sa.table(queue_table, sa.column("payload", sa.LargeBinary))
         job_run = sa.cast(
             sa.func.convert_from(jobs.c.payload, "UTF8"), sa.dialects.postgresql.JSONB
@@ -155,7 +200,7 @@ class RunControl:
             .where(
                 runs_table.c.status.in_(("queued", "running")),
                 runs_table.c.updated_at < since,
-                sa.or_(control_table.c.worker_id.is_(None), stale),
+                sa.or_(control_table.c.worker_id.is_(None), self._dead()),
                 ~sa.exists(
                     sa.select(sa.literal(1)).select_from(jobs).where(job_run == runs_table.c.id)
                 ),
@@ -165,12 +210,29 @@ class RunControl:
             return [row[0] for row in await conn.execute(query)]
 
     async def release(self, run_id: str, worker_id: str) -> None:
-        """Give the run up (its segment ended here)."""
+        """Give the run up (its segment ended here). A run that got to an end, a review or a
+        stop starts its count of failed pickups again."""
+        status = sa.select(runs_table.c.status).where(runs_table.c.id == run_id).scalar_subquery()
+        still = sa.func.coalesce(status, "").in_(("queued", "running"))
         async with self.engine.begin() as conn:
             await conn.execute(
                 control_table.update()
                 .where(control_table.c.run_id == run_id, control_table.c.worker_id == worker_id)
-                .values(worker_id=None, heartbeat_at=None)
+                .values(
+                    worker_id=None,
+                    heartbeat_at=None,
+                    pickups=sa.case((still, control_table.c.pickups), else_=0),
+                    pickup_error=sa.case((still, control_table.c.pickup_error), else_=None),
+                )
+            )
+
+    async def pickup_failed(self, run_id: str, error: str) -> None:
+        """Say why a pickup of the run failed (the message of the run if it is given up)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                control_table.update()
+                .where(control_table.c.run_id == run_id)
+                .values(pickup_error=error[:500])
             )
 
     async def heartbeat(self, worker_id: str, run_ids: list[str]) -> set[str]:

@@ -8,13 +8,19 @@ that heartbeat goes stale (the worker died): that is how a killed worker's run i
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 import psycopg
-from pgqueuer import Queries
+from pgqueuer import Queries, QueueManager
+from pgqueuer.adapters.drivers.psycopg import PsycopgDriver
+from pgqueuer.domain import models
 from pgqueuer.domain.settings import DBSettings
+from pgqueuer.ports.driver import NotifyCallback
 from psycopg import sql
 
 ENTRYPOINT = "marsa_research"
@@ -43,6 +49,73 @@ class RunJob:
 async def connect(libpq_url: str) -> psycopg.AsyncConnection:
     """A connection for pgqueuer (it needs autocommit)."""
     return await psycopg.AsyncConnection.connect(libpq_url, autocommit=True)
+
+
+class ListeningApartDriver(PsycopgDriver):
+    """pgqueuer's psycopg driver with its LISTEN on a connection of its own.
+
+    psycopg's ``notifies()`` holds its connection's lock while it waits, and pgqueuer's driver
+    waits up to 1 s at a time. On one connection, every query of the queue manager (taking a
+    job, marking one done, heartbeats) waited for that wait to end: a worker's finished job
+    freed its slot, and the next job was taken, only on a 1-second tick, with jobs queued and
+    cores idle (bench/cluster.py). Here the waiting happens on the second connection; the
+    first answers at once."""
+
+    def __init__(self, connection: psycopg.AsyncConnection, listening: psycopg.AsyncConnection):
+        super().__init__(connection)
+        self.listening = PsycopgDriver(listening)
+
+    async def add_listener(self, channel: str, callback: NotifyCallback) -> None:
+        await self.listening.add_listener(channel, callback)
+
+    async def remove_listener(self, channel: str, callback: NotifyCallback) -> None:
+        await self.listening.remove_listener(channel, callback)
+
+    async def __aenter__(self) -> ListeningApartDriver:
+        await super().__aenter__()
+        await self.listening.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.listening.__aexit__(*exc)
+        await super().__aexit__(*exc)
+
+
+@dataclasses.dataclass
+class SlotAwareQueueManager(QueueManager):
+    """pgqueuer's queue manager, asking for no job while all of this worker's slots are busy.
+
+    pgqueuer asks the database for jobs after every NOTIFY on its table (a job queued, picked,
+    beaten or done, by any worker) and again every 0.1 s while jobs are waiting, whether or not
+    it could take one. With the LISTEN on a connection of its own nothing held those asks back
+    any more: a full worker's dequeues were a quarter of the bench database's transactions. A
+    full worker waits instead for one of its jobs to end; that job's deletion is a NOTIFY
+    that wakes it (and ``dequeue_timeout`` bounds the wait if one were lost). It overrides one
+    private method of pgqueuer (pinned to 1.6 in pyproject.toml); tests/backend/workers/
+    test_queue.py says when an upgrade changes what it relies on."""
+
+    slots: int = 0
+    """The worker's ``max_concurrent_tasks`` (0: no limit, pgqueuer's own behaviour)."""
+
+    def full(self) -> bool:
+        return bool(self.slots) and len(self.job_context) >= self.slots
+
+    async def fetch_jobs(
+        self, batch_size: int, global_concurrency_limit: int | None, heartbeat_timeout: timedelta
+    ) -> AsyncGenerator[models.Job, None]:
+        if self.full():
+            return
+        async for job in super().fetch_jobs(
+            batch_size, global_concurrency_limit, heartbeat_timeout
+        ):
+            yield job
+            if self.full():
+                return
+
+    async def _effective_dequeue_timeout(self, dequeue_timeout: timedelta) -> timedelta:
+        if self.full():
+            return dequeue_timeout
+        return await super()._effective_dequeue_timeout(dequeue_timeout)
 
 
 async def install(queries: Queries) -> None:

@@ -4,14 +4,17 @@ A worker holds its own MCP sessions and engine (as `marsa serve` does in the sin
 shape) and checkpoints every step to the shared PostgreSQL database. For each job it claims
 the run (control.py), researches it with the same RunManager code the API uses in-process,
 and announces each batch of stored events on Redis. A run claimed by a worker that died is
-taken over once its heartbeat is stale, and goes on from its last checkpoint; its event
-numbers go on from the last stored event (the (run_id, seq) primary key refuses a duplicate).
+taken over once that worker has no database session left (its job comes back from the queue
+within JOB_HEARTBEAT_SECONDS), or once its heartbeat is stale, and goes on from its last
+checkpoint; its event numbers go on from the last stored event (the (run_id, seq) primary key
+refuses a duplicate).
 
 Every write a worker makes to a run (events, status, result, checkpoints) is fenced by its
 claim: a worker that was stalled (SIGSTOP, a long pause) and whose run was taken over in the
 meantime writes nothing more to it when it wakes. A job dropped on a database error at pickup
 is handed back to the queue, and a sweep every MARSA_WORKER_STALE_SECONDS queues again any
-run left queued or running with no job and no live claim.
+run left queued or running with no job and no live claim. A run whose pickups keep failing
+(MAX_PICKUPS in a row) is failed with the last error instead of being queued again.
 """
 
 from __future__ import annotations
@@ -29,23 +32,45 @@ from typing import Any
 
 import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pgqueuer import Job, Queries, QueueManager
+from pgqueuer import Job, Queries
 from pgqueuer.domain.settings import DBSettings
 from sqlalchemy.exc import SQLAlchemyError
 
 from backend.api.runner import TERMINAL, LiveRun, Notice, RunManager
 from backend.config import Settings
 from backend.mcp_client import MCPHub
-from backend.persistence import RunStore, WriteRefused, database_target, open_checkpointer
-from backend.trace import TraceEvent
+from backend.persistence import (
+    RunRecord,
+    RunStore,
+    WriteRefused,
+    database_target,
+    open_checkpointer,
+)
+from backend.trace import TraceEvent, Tracer
 from backend.workers.bus import POLL_SECONDS, EventBus
 from backend.workers.control import Claim, RunControl
-from backend.workers.queue import ENTRYPOINT, Mode, RunJob, RunQueue, connect, install
+from backend.workers.queue import (
+    ENTRYPOINT,
+    ListeningApartDriver,
+    Mode,
+    RunJob,
+    RunQueue,
+    SlotAwareQueueManager,
+    connect,
+    install,
+)
 
 log = logging.getLogger("marsa.worker")
 
 HAND_BACK_WAITS = (0.5, 1.0, 2.0, 4.0)
 """Pauses between tries to queue a run again after a database error at its pickup."""
+MAX_PICKUPS = 5
+"""Pickups in a row that may fail to take a run to an end, a review or a stop (an error at
+pickup, or a worker that stopped with it) before the run is failed instead of queued again."""
+JOB_HEARTBEAT_SECONDS = 2.0
+"""The queue's heartbeat timeout (pgqueuer beats each job at half of it): a job whose worker
+has not beaten for this long goes to another worker, which takes the run over at once when
+the first has no database session left (killed), else once its claim is stale."""
 
 
 class WorkerRunManager(RunManager):
@@ -94,6 +119,14 @@ class WorkerRunManager(RunManager):
         except SQLAlchemyError as exc:
             log.error("worker %s: run %s not picked up: %s", self.worker_id, job.run_id, exc)
             await self._hand_back(job, exc)
+        except Exception as exc:
+            # Not the database: the queue logs it and the sweep queues the run again; noted
+            # on the run, whose error it becomes if every pickup ends so.
+            try:
+                await self.control.pickup_failed(job.run_id, f"{type(exc).__name__}: {exc}")
+            except SQLAlchemyError as again:
+                log.error("worker %s: run %s: %s", self.worker_id, job.run_id, again)
+            raise
 
     async def _hand_back(self, job: RunJob, exc: Exception) -> None:
         """Queue the run again (another worker, or this one, takes it), unless it has moved
@@ -108,6 +141,7 @@ class WorkerRunManager(RunManager):
                 if await self.control.holder(job.run_id) not in (None, self.worker_id):
                     return  # another worker has it
                 mode: Mode = "resume" if record.status == "running" else job.mode
+                await self.control.pickup_failed(job.run_id, f"{type(exc).__name__}: {exc}")
                 await self.store.update(job.run_id, status="queued")
                 await self.queue.put(RunJob(job.run_id, mode, job.note or why))
                 await self.control.release(job.run_id, self.worker_id)
@@ -136,23 +170,39 @@ class WorkerRunManager(RunManager):
 
     async def _take(self, job: RunJob) -> None:
         run_id = job.run_id
+        if run_id in self.live:
+            return  # a second job for a run this worker is researching
         record = await self.store.get(run_id)
         if record is None or record.status in TERMINAL or record.status == "awaiting_review":
             return  # deleted, cancelled while queued, or a duplicate job
         before = time.monotonic()
         claim = await self.control.claim(run_id, self.worker_id)
+        seen = claim.heartbeat
         while not claim.won:
-            # Held by a worker whose heartbeat is still fresh: a duplicate job, or the queue
-            # noticed a dead worker before its claim went stale. Wait for one or the other.
+            # Held by a worker that is connected and beating lately. If it beats again it is
+            # alive and has the run (this job is a duplicate, or came back from the queue
+            # while that worker was slow to beat): leave the run to it. If it stalled, its
+            # claim goes stale: take the run over then.
             await asyncio.sleep(POLL_SECONDS)
             record = await self.store.get(run_id)
             if record is None or record.status in TERMINAL or record.status == "awaiting_review":
                 return
             before = time.monotonic()
             claim = await self.control.claim(run_id, self.worker_id)
+            if not claim.won and claim.heartbeat != seen:
+                log.warning(
+                    "worker %s: run %s is researched by %s, alive: job not needed",
+                    self.worker_id,
+                    run_id,
+                    claim.previous,
+                )
+                return
         self.claims[run_id] = claim
         self.confirmed[run_id] = before
         try:
+            if claim.pickups > MAX_PICKUPS:
+                await self._give_up(record, claim)
+                return
             mode, note = job.mode, job.note
             if record.status == "running":
                 # Its worker died (the queue handed its job on): go on from the checkpoint.
@@ -203,6 +253,27 @@ class WorkerRunManager(RunManager):
         if live is not None:
             self._fence(live)
         raise WriteRefused(f"run {run_id} was taken over by another worker")
+
+    async def _give_up(self, record: RunRecord, claim: Claim) -> None:
+        """Fail a run whose pickups keep failing, saying why, instead of queueing it again."""
+        tries = claim.pickups - 1
+        why = (
+            f"not researched: {tries} pickups in a row failed"
+            + (
+                f" (the last: {claim.pickup_error})"
+                if claim.pickup_error
+                else " (each time the worker that had it stopped before the run could go on)"
+            )
+            + f"; POST /api/research/{record.id}/resume tries again"
+        )
+        tracer = Tracer(record.id, last_seq=await self.store.last_seq(record.id))
+        tracer.emit("run", "error", f"run failed: {why}")
+        end = tracer.emit("run", "run_end", "run failed", status="failed")
+        guard = self.control.guard(record.id, self.worker_id, claim.epoch)
+        await self.store.add_events(tracer.events, guard=guard)
+        await self.store.update(record.id, status="failed", error=why, guard=guard)
+        log.error("worker %s: run %s %s", self.worker_id, record.id, why)
+        await self.bus.announce(record.id, end.seq, "failed")
 
     async def _cancel_before_start(self, run_id: str) -> None:
         live = LiveRun(record=(await self.get(run_id)), last_seq=await self.store.last_seq(run_id))
@@ -288,8 +359,10 @@ class Fence:
 
 
 def new_worker_id() -> str:
-    """Host, process and a random part: unique, and says where the worker runs."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    """Host, process and a random part: unique, and says where the worker runs. At most 63
+    characters, the longest application name PostgreSQL keeps (the host is cut)."""
+    rest = f":{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    return socket.gethostname()[: 63 - len(rest)] + rest
 
 
 async def run_worker(settings: Settings) -> None:
@@ -301,6 +374,8 @@ async def run_worker(settings: Settings) -> None:
             "(the queue and the runs live there)"
         )
     worker_id = new_worker_id()
+    # Every connection of this worker carries its id: while one is open, it is alive.
+    db = db.named(worker_id)
     store = RunStore(db)
     await store.open()
     assert store.engine is not None
@@ -310,6 +385,7 @@ async def run_worker(settings: Settings) -> None:
     bus = EventBus(settings.redis_url, hear_runs=False)
     await bus.start()
     taking = await connect(db.libpq_url)
+    listening = await connect(db.libpq_url)  # the queue's LISTEN waits here, not on `taking`
     try:
         fence = Fence()
         async with (
@@ -329,9 +405,10 @@ async def run_worker(settings: Settings) -> None:
                 worker_id=worker_id,
             )
             fence.manager = manager
-            queries = Queries.from_psycopg_connection(taking)
+            queries = Queries(ListeningApartDriver(taking, listening))
             await install(queries)
-            qm = QueueManager(queries)
+            slots = max(2, settings.max_active_runs)  # pgqueuer wants twice the batch size
+            qm = SlotAwareQueueManager(queries, slots=slots)
 
             @qm.entrypoint(ENTRYPOINT)
             async def research(job: Job) -> None:
@@ -358,8 +435,10 @@ async def run_worker(settings: Settings) -> None:
             try:
                 await qm.run(
                     batch_size=1,
-                    max_concurrent_tasks=max(2, settings.max_active_runs),
-                    heartbeat_timeout=timedelta(seconds=settings.worker_stale_seconds),
+                    max_concurrent_tasks=slots,
+                    heartbeat_timeout=timedelta(
+                        seconds=min(settings.worker_stale_seconds, JOB_HEARTBEAT_SECONDS)
+                    ),
                     dequeue_timeout=timedelta(seconds=5),
                 )
             finally:
@@ -372,6 +451,7 @@ async def run_worker(settings: Settings) -> None:
                     await asyncio.gather(*stopping)
     finally:
         await taking.close()
+        await listening.close()
         await queue.close()
         await bus.close()
         await store.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.cluster import questions, read_questions, run
+from bench.cluster import questions, read_questions, run, taken_over_after
 
 
 def test_the_bench_counts_every_run_submitted_at_once_to_one_process(tmp_path: Path) -> None:
@@ -48,3 +48,16 @@ def test_the_bench_runs_on_a_corpus_and_questions_it_is_given(tmp_path: Path) ->
     single = figures["single"]
     assert (figures["corpus"], figures["distinct_questions"]) == (str(corpus), 1)
     assert (single["completed"], single["failed"], single["lost"]) == (2, 0, 0)
+
+
+def test_the_bench_times_a_take_over_from_the_kill_to_the_event_that_says_so() -> None:
+    killed_at = 1_800_000_000.0  # 2027-01-15T08:00:00Z
+    trace = [
+        {"ts": "2027-01-15T07:59:59+00:00", "message": "research: q"},
+        {
+            "ts": "2027-01-15T08:00:01.500000+00:00",
+            "message": "taken over from a stopped worker (w)",
+        },
+    ]
+    assert taken_over_after(trace, killed_at) == 1.5
+    assert taken_over_after(trace[:1], killed_at) is None

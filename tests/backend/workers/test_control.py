@@ -35,17 +35,44 @@ async def _control(store: RunStore, stale_seconds: float = 30.0) -> RunControl:
     return control
 
 
+async def _session(store: RunStore, worker_id: str) -> psycopg.AsyncConnection:
+    """A database session of the worker ``worker_id`` (what keeps it alive to the others)."""
+    return await psycopg.AsyncConnection.connect(
+        store.db.named(worker_id).libpq_url, autocommit=True
+    )
+
+
 async def test_a_run_held_by_a_live_worker_is_not_claimed_by_another(store: RunStore) -> None:
     control = await _control(store)
-    assert (await control.claim("r1", "w1")).won
-    second = await control.claim("r1", "w2")
-    assert not second.won and second.previous == "w1"
-    await control.release("r1", "w1")
-    assert (await control.claim("r1", "w2")).won
+    async with await _session(store, "w1"):
+        assert (await control.claim("r1", "w1")).won
+        second = await control.claim("r1", "w2")
+        assert not second.won and second.previous == "w1"
+        await control.release("r1", "w1")
+        assert (await control.claim("r1", "w2")).won
+
+
+async def test_a_run_whose_worker_has_no_session_left_is_taken_over_at_once(
+    store: RunStore,
+) -> None:
+    control = await _control(store, stale_seconds=3600)  # its heartbeat stays fresh
+    async with await _session(store, "w1"):
+        assert (await control.claim("r1", "w1")).won
+        assert not (await control.claim("r1", "w2")).won
+    # w1's connections are closed (as the kernel closes a killed process's).
+
+    async def take_over() -> str | None:
+        while not (claim := await control.claim("r1", "w2")).won:
+            await asyncio.sleep(0.02)
+        return claim.previous
+
+    assert await asyncio.wait_for(take_over(), 5) == "w1"
 
 
 async def test_a_stale_claim_is_taken_over_and_says_whose_it_was(store: RunStore) -> None:
     control = await _control(store, stale_seconds=0.2)
+    # Still connected, but no heartbeat (stalled, or a host gone with its sessions open).
+    stalled = await _session(store, "w1")
     assert (await control.claim("r1", "w1")).won
 
     async def take_over() -> str | None:
@@ -55,6 +82,23 @@ async def test_a_stale_claim_is_taken_over_and_says_whose_it_was(store: RunStore
 
     assert await asyncio.wait_for(take_over(), 10) == "w1"
     assert await control.holder("r1") == "w2"
+    await stalled.close()
+
+
+async def test_pickups_that_did_not_get_the_run_anywhere_are_counted_until_one_does(
+    store: RunStore,
+) -> None:
+    control = await _control(store)
+    await store.create("r1", "q", {})
+    await control.move("r1", ("queued",), "running")
+    assert (await control.claim("r1", "w1")).pickups == 1
+    await control.pickup_failed("r1", "OperationalError: gone")
+    await control.release("r1", "w1")  # still running: the pickup failed
+    again = await control.claim("r1", "w2")
+    assert (again.pickups, again.pickup_error) == (2, "OperationalError: gone")
+    await store.update("r1", status="done")
+    await control.release("r1", "w2")
+    assert (await control.claim("r1", "w1")).pickups == 1
 
 
 async def test_of_two_racing_status_moves_only_the_first_wins(store: RunStore) -> None:

@@ -27,7 +27,7 @@ from backend.trace import TraceEvent, Tracer
 from backend.workers.bus import EventBus
 from backend.workers.control import RunControl
 from backend.workers.queue import RunJob, RunQueue
-from backend.workers.worker import WorkerRunManager
+from backend.workers.worker import MAX_PICKUPS, WorkerRunManager
 from tests.backend.api.conftest import QUESTION, fresh_postgres
 from tests.helpers import gate_mcp_config
 
@@ -39,7 +39,10 @@ class ProbeStore(RunStore):
     stored, and failing ``last_seq`` once when asked to (a database error at pickup)."""
 
     checkpointed_at_first_event: bool | None = None
-    fail_last_seq: bool = False
+    fail_last_seq: int = 0
+    """Pickups to fail (``last_seq`` raising, as with the database away)."""
+    last_seq_error: Exception | None = None
+    """What ``last_seq`` raises when it fails, if not a database error."""
     batches: int = 0
 
     async def add_events(self, events: list[TraceEvent], *, guard: Guard | None = None) -> None:
@@ -57,8 +60,10 @@ class ProbeStore(RunStore):
         await super().add_events(events, guard=guard)
 
     async def last_seq(self, run_id: str) -> int:
-        if self.fail_last_seq:
-            self.fail_last_seq = False
+        if self.fail_last_seq > 0:
+            self.fail_last_seq -= 1
+            if self.last_seq_error is not None:
+                raise self.last_seq_error
             raise OperationalError("SELECT max(seq)", {}, Exception("server closed the connection"))
         return await super().last_seq(run_id)
 
@@ -207,7 +212,7 @@ async def test_a_database_error_at_pickup_queues_the_run_again(world: World) -> 
     async with open_checkpointer(world.store.db) as saver:
         manager = world.manager("w1", saver)
         run_id = await world.new_run()
-        world.store.fail_last_seq = True  # after the run was moved to running
+        world.store.fail_last_seq = 1  # after the run was moved to running
         await manager.take(RunJob(run_id, "start"))
         record = await world.store.get(run_id)
         assert record is not None and record.status == "queued"
@@ -216,6 +221,72 @@ async def test_a_database_error_at_pickup_queues_the_run_again(world: World) -> 
         await manager.take(RunJob(run_id, "resume"))  # the job queued again
     record = await world.store.get(run_id)
     assert record is not None and record.status == "done"
+
+
+async def test_a_run_that_fails_at_every_pickup_ends_failed_saying_why(world: World) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w1", saver)
+        run_id = await world.new_run()
+        world.store.fail_last_seq = MAX_PICKUPS
+        for _ in range(MAX_PICKUPS):
+            await manager.take(RunJob(run_id, "start"))  # fails, and queues the run again
+            assert (await world.store.get(run_id)).status == "queued"  # type: ignore[union-attr]
+        await manager.take(RunJob(run_id, "resume"))
+    record = await world.store.get(run_id)
+    assert record is not None and record.status == "failed"
+    assert record.error is not None
+    assert f"{MAX_PICKUPS} pickups in a row failed" in record.error
+    assert "OperationalError" in record.error
+    events = await world.store.events(run_id)
+    assert events[-1].kind == "run_end" and events[-1].data["status"] == "failed"
+    assert await world.control.holder(run_id) is None
+
+
+async def test_a_run_whose_pickup_fails_on_a_bug_is_failed_with_it_after_the_last_try(
+    world: World,
+) -> None:
+    async with open_checkpointer(world.store.db) as saver:
+        manager = world.manager("w1", saver)
+        run_id = await world.new_run()
+        world.store.fail_last_seq = MAX_PICKUPS
+        world.store.last_seq_error = KeyError("plan")
+        for _ in range(MAX_PICKUPS):
+            # The queue logs the error; the sweep queues the run again (a new job).
+            with pytest.raises(KeyError):
+                await manager.take(RunJob(run_id, "start"))
+        await manager.take(RunJob(run_id, "resume"))
+    record = await world.store.get(run_id)
+    assert record is not None and record.status == "failed"
+    assert record.error is not None and "(the last: KeyError: 'plan')" in record.error
+
+
+async def test_a_job_for_a_run_a_live_worker_researches_ends_without_waiting_for_it(
+    world: World,
+) -> None:
+    async with (
+        open_checkpointer(world.store.db) as saver,
+        await psycopg.AsyncConnection.connect(
+            world.store.db.named("w-alive").libpq_url, autocommit=True
+        ),
+    ):
+        manager = world.manager("w2", saver)
+        run_id = await world.new_run()
+        assert (await world.control.claim(run_id, "w-alive")).won
+        await world.store.update(run_id, status="running")
+
+        async def beating() -> None:
+            while True:
+                await asyncio.sleep(0.1)
+                await world.control.heartbeat("w-alive", [run_id])
+
+        beats = asyncio.create_task(beating())
+        try:
+            # A second job for the run (or its own, back from the queue after a slow beat).
+            await asyncio.wait_for(manager.take(RunJob(run_id, "resume")), 10)
+        finally:
+            beats.cancel()
+        assert await world.control.holder(run_id) == "w-alive"
+        assert await world.store.events(run_id) == []
 
 
 async def test_a_run_left_running_with_no_job_and_no_live_claim_is_queued_again(
