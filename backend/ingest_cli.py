@@ -33,10 +33,12 @@ class Tally:
     ingested: int = 0
     documents: Counter[str] = field(default_factory=Counter)  # added, replaced, unchanged
     failures: list[str] = field(default_factory=list)
+    # read, but nothing in them to search: a heading and Sphinx directives only
+    empty: list[str] = field(default_factory=list)
 
     @property
     def done(self) -> int:
-        return self.ingested + len(self.failures)
+        return self.ingested + len(self.failures) + len(self.empty)
 
 
 class Rate:
@@ -170,6 +172,8 @@ async def ingest_command(
     out.print(escape(summary(tally, found)), highlight=False, soft_wrap=True)
     for failure in tally.failures:
         err.print(f"[red]not ingested[/] {escape(failure)}", highlight=False, soft_wrap=True)
+    for empty in tally.empty:
+        err.print(f"[yellow]nothing indexed[/] {escape(empty)}", highlight=False, soft_wrap=True)
     return 1 if tally.failures else 0
 
 
@@ -185,6 +189,9 @@ async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> Non
     except ToolCallError as exc:
         tally.failures.append(f"{file.path}: {exc.message}")
         return
+    if not result["documents"]:
+        tally.empty.append(f"{file.path}: no text to search in it (headings or directives only)")
+        return
     tally.ingested += 1
     tally.documents.update(doc["status"] for doc in result["documents"])
 
@@ -196,4 +203,5 @@ def summary(tally: Tally, found: Walk) -> str:
         f"{tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
         f"{tally.documents['unchanged']} unchanged; "
         f"{len(found.skipped)} skipped, {len(tally.failures)} failed"
+        + (f", {len(tally.empty)} with no text" if tally.empty else "")
     )

@@ -183,3 +183,15 @@ def test_search_shows_square_brackets_in_a_document_as_written(tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     assert "[singledispatch](https://example.org/sd)" in result.stdout
     assert "[red]keeps[/]" in result.stdout
+
+
+def test_ingest_names_a_file_that_held_nothing_to_search(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "api.rst").write_text("API\n===\n\n.. automodule:: cattrs.gen\n   :members:\n")
+    (folder / "guide.md").write_text("# Guide\n\nConverters structure and unstructure data.\n")
+    result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    assert "ingested 1 of 2 files: 1 documents added" in result.stdout
+    assert result.stdout.rstrip().endswith("0 failed, 1 with no text")
+    assert f"nothing indexed {folder / 'api.rst'}: no text to search in it" in result.stderr
