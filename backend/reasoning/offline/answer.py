@@ -136,6 +136,14 @@ def direct_answer(
     if (
         plan.kind == "comparison"
         and not _YES_NO.match(plan.query)
+        and (both := _comparing_passage(asked, plan, sources, vectors)) is not None
+    ):
+        return _passage_answer(
+            both.best, claims, verdicts, lead="", found=both.found, terms=asked.terms
+        )
+    if (
+        plan.kind == "comparison"
+        and not _YES_NO.match(plan.query)
         and (sides := _passage_per_part(plan, claims, verdicts, sources, vectors, "entity: "))
         and len(sides.parts) >= 2
     ):
@@ -209,6 +217,37 @@ def _next_hop(plan: Plan, pick: Pick) -> Choice | None:
         about = f"{choice.passage.source.title}\n{choice.passage.quote}"
         if any(mentions(top.passage.quote, n) and mentions(about, n) for n in names):
             return choice
+    return None
+
+
+# A passage that sets the compared things against each other: "`Converter` differs from the
+# `BaseConverter` in the following ways:" with its list, "X …, whereas Y …" ("use X instead of
+# Y" recommends one; it does not say how they differ).
+_CONTRAST: Final = re.compile(
+    r"\b(?:differs?|differences?|different from|unlike|whereas|compared (?:to|with)|"
+    r"in contrast)\b",
+    re.I,
+)
+COMPARING_SHARE: Final = 0.9  # such a passage answers when it scores this close to the best
+
+
+def _comparing_passage(
+    asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors
+) -> Pick | None:
+    """The question's best passages, led by one that names every compared thing and contrasts
+    them, when there is one close to the best; None otherwise (each side is answered
+    apart)."""
+    if len(plan.entities) < 2:
+        return None
+    pick = choose(asked, plan, sources, vectors)
+    if pick.best is None or pick.denial is not None:
+        return None
+    for choice in pick.ranked or []:
+        if choice.score < COMPARING_SHARE * pick.best.score:
+            break
+        text = choice.passage.quote
+        if all(mentions(text, e) for e in plan.entities) and _CONTRAST.search(text):
+            return Pick(choice, pick.found, None, pick.ranked, pick.idf)
     return None
 
 

@@ -467,3 +467,24 @@ def test_a_yes_no_lead_only_where_yes_or_no_answers(question: str, passage: str,
     from backend.reasoning.offline.answer import _yes_or_no
 
     assert _yes_or_no(question, passage) == lead
+
+
+CONVERTERS = (
+    "# Converters In-Depth\n\n"
+    "Larger applications are encouraged to create private instances of `Converter`.\n\n"
+    "`Converter` differs from the `BaseConverter` in the following ways:\n\n"
+    "- structuring is slower the first time, but faster every subsequent time\n"
+    "- structuring and unstructuring can be customized\n\n"
+    "The `BaseConverter` is a simpler and slower converter variant.\n\n"
+    "It does no code generation, so it may be faster on first use.\n"
+)
+
+
+async def test_a_passage_setting_the_compared_things_against_each_other_answers(
+    engine: OfflineEngine,
+) -> None:
+    question = "What is the difference between Converter and BaseConverter?"
+    _, report = await _run(engine, question, [source("S1", "Converters In-Depth", CONVERTERS)])
+    answer = report.markdown.split("\n\n")[1]
+    assert answer.startswith("`Converter` differs from the `BaseConverter` in the following ways:")
+    assert "faster every subsequent time" in answer
