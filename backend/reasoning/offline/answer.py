@@ -138,9 +138,8 @@ def direct_answer(
         and not _YES_NO.match(plan.query)
         and (both := _comparing_passage(asked, plan, sources, vectors)) is not None
     ):
-        return _passage_answer(
-            both.best, claims, verdicts, lead="", found=both.found, terms=asked.terms
-        )
+        chosen, found = both
+        return _passage_answer(chosen, claims, verdicts, lead="", found=found, terms=asked.terms)
     if (
         plan.kind == "comparison"
         and not _YES_NO.match(plan.query)
@@ -233,10 +232,9 @@ COMPARING_SHARE: Final = 0.9  # such a passage answers when it scores this close
 
 def _comparing_passage(
     asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors
-) -> Pick | None:
-    """The question's best passages, led by one that names every compared thing and contrasts
-    them, when there is one close to the best; None otherwise (each side is answered
-    apart)."""
+) -> tuple[Choice, bool] | None:
+    """A passage that names every compared thing and contrasts them, scoring close to the
+    best (with whether the best answers); None otherwise (each side is answered apart)."""
     if len(plan.entities) < 2:
         return None
     pick = choose(asked, plan, sources, vectors)
@@ -247,7 +245,7 @@ def _comparing_passage(
             break
         text = choice.passage.quote
         if all(mentions(text, e) for e in plan.entities) and _CONTRAST.search(text):
-            return Pick(choice, pick.found, None, pick.ranked, pick.idf)
+            return choice, pick.found
     return None
 
 
