@@ -75,7 +75,9 @@ _LIST: Final = re.compile(
     r"|\bwhat (?:parts|components|pieces)\b"
     # "Which functions make up the API?", "Which of the shipped validators …?", "in which order"
     r"|^\W*(?:which|what)\b[^?]{1,60}\bmakes? up\b"
-    r"|^\W*which of the (?:[\w-]+\s+){0,2}[\w-]+s\b|\bin (?:which|what) order\b",
+    # ("Which of the teams … was sold?" asks for one of them)
+    r"|^\W*which of the (?:[\w-]+\s+){0,2}[\w-]+s\b(?![^?]*\b(?:is|was|has|does)\b)"
+    r"|\bin (?:which|what) order\b",
     re.I,
 )
 _NUMBER: Final = re.compile(

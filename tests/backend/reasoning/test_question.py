@@ -50,6 +50,7 @@ from backend.reasoning.offline.question import (
         ("What does attrs do with kw_only=True on a field with init=False?", "lookup"),
         ("Which functions make up the modern API?", "list"),
         ("Which of the shipped validators check a lower bound?", "list"),
+        ("Which of the teams he led was sold and renamed in 2007?", "lookup"),
         ("What gets executed, and in which order?", "list"),
         # the place in one's own code is a step; the verb "compare" in a step is no comparison
         ("My class derives from a framework class. Where do I put the super() call?", "how"),
