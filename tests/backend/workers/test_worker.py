@@ -166,40 +166,47 @@ async def test_a_runs_question_is_checkpointed_before_its_first_event_is_stored(
 async def test_a_stalled_workers_run_is_taken_over_and_the_stalled_worker_writes_nothing_more(
     world: World,
 ) -> None:
-    async with (
-        open_checkpointer(world.store.db, fence=lambda r: a.check_claim(r)) as saver_a,
-        open_checkpointer(world.store.db, fence=lambda r: b.check_claim(r)) as saver_b,
-    ):
-        a = world.manager("worker-a", saver_a)
-        b = world.manager("worker-b", saver_b)
-        run_id = await world.new_run()
-        world.gate.touch()
-        try:
-            # Worker A researches the run but sends no heartbeat (its watcher is not running):
-            # to the others it looks stalled, as after SIGSTOP.
-            taking_a = asyncio.create_task(a.take(RunJob(run_id, "start")))
+    # A stalled worker (SIGSTOP) keeps its database sessions: only its silence gives it away.
+    # (The managers here share one pool whose connections carry no worker's name; without
+    # this session worker A would look gone at once, and B would take the run over while A
+    # still trusts its claim without asking.)
+    with psycopg.connect(world.database_url, application_name="worker-a"):
+        async with (
+            open_checkpointer(world.store.db, fence=lambda r: a.check_claim(r)) as saver_a,
+            open_checkpointer(world.store.db, fence=lambda r: b.check_claim(r)) as saver_b,
+        ):
+            a = world.manager("worker-a", saver_a)
+            b = world.manager("worker-b", saver_b)
+            run_id = await world.new_run()
+            world.gate.touch()
+            try:
+                # Worker A researches the run but sends no heartbeat (its watcher is not running):
+                # to the others it looks stalled, as after SIGSTOP.
+                taking_a = asyncio.create_task(a.take(RunJob(run_id, "start")))
 
-            async def researching() -> bool:
-                events = await world.store.events(run_id)
-                return sum(e.node == "researcher" and e.kind == "node_start" for e in events) >= 1
+                async def researching() -> bool:
+                    events = await world.store.events(run_id)
+                    return (
+                        sum(e.node == "researcher" and e.kind == "node_start" for e in events) >= 1
+                    )
 
-            await until(researching, "worker A reaches the researcher")
-            taking_b = asyncio.create_task(b.take(RunJob(run_id, "start")))
+                await until(researching, "worker A reaches the researcher")
+                taking_b = asyncio.create_task(b.take(RunJob(run_id, "start")))
 
-            async def taken_over() -> bool:
-                return await world.control.holder(run_id) == "worker-b"
+                async def taken_over() -> bool:
+                    return await world.control.holder(run_id) == "worker-b"
 
-            await until(taken_over, "worker B takes the run over")
-        finally:
-            world.gate.unlink()  # both searches answer: A wakes up in a run it lost
-        await asyncio.wait_for(taking_b, 60)
-        await asyncio.wait_for(taking_a, 60)
-        record = await world.store.get(run_id)
-        assert record is not None and record.status == "done", record
-        events = await world.store.events(run_id)
-        await asyncio.sleep(0.5)  # anything A might still write would show by now
-        assert await world.store.events(run_id) == events
-        assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
+                await until(taken_over, "worker B takes the run over")
+            finally:
+                world.gate.unlink()  # both searches answer: A wakes up in a run it lost
+            await asyncio.wait_for(taking_b, 60)
+            await asyncio.wait_for(taking_a, 60)
+            record = await world.store.get(run_id)
+            assert record is not None and record.status == "done", record
+            events = await world.store.events(run_id)
+            await asyncio.sleep(0.5)  # anything A might still write would show by now
+            assert await world.store.events(run_id) == events
+            assert (await world.store.get(run_id)).status == "done"  # type: ignore[union-attr]
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     starts = [e.message for e in events if e.kind == "run_start"]
     assert starts == [f"research: {QUESTION}", "taken over from a stopped worker (worker-a)"]
