@@ -30,6 +30,22 @@ out = Console()
 err = Console(stderr=True)
 
 
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        file_okay=False,
+        help="Store and run history to use (default ~/.marsa; MARSA_DATA_DIR does the same).",
+    ),
+]
+
+
+def _use_data_dir(data_dir: Path | None) -> None:
+    """--data-dir is MARSA_DATA_DIR for this command and everything it starts."""
+    if data_dir is not None:
+        os.environ["MARSA_DATA_DIR"] = str(data_dir.expanduser().resolve())
+
+
 def _parse_filters(pairs: list[str]) -> dict[str, Any] | None:
     filters: dict[str, Any] = {}
     for pair in pairs:
@@ -52,12 +68,14 @@ def ingest(
             help="Seconds between progress lines when stderr is not a terminal.",
         ),
     ] = 5.0,
+    data_dir: DataDir = None,
 ) -> None:
     """Ingest files and folders into the document store: Markdown and MDX,
     reStructuredText, text, HTML, PDF, Word (.docx), JSON lines. Lists what it skipped
     and why, and ends with the totals."""
     from backend.ingest_cli import ingest_command
 
+    _use_data_dir(data_dir)
     try:
         code = asyncio.run(
             ingest_command(paths, get_settings(), out=out, err=err, progress_every=progress_every)
@@ -85,8 +103,10 @@ def search(
         list[str] | None, typer.Option("--filter", help="key=value; repeatable")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the raw JSON result.")] = False,
+    data_dir: DataDir = None,
 ) -> None:
     """Search the document store through its MCP server."""
+    _use_data_dir(data_dir)
     try:
         response = asyncio.run(_search(query, n, mode, _parse_filters(filter_ or [])))
     except ToolCallError as exc:
@@ -113,8 +133,11 @@ def search(
 
 
 @app.command()
-def servers(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def servers(
+    as_json: Annotated[bool, typer.Option("--json")] = False, data_dir: DataDir = None
+) -> None:
     """List the built-in MCP servers, whether each answers and whether its outside API does."""
+    _use_data_dir(data_dir)
     from backend.mcp_client.health import probe_all
 
     rows = asyncio.run(probe_all(get_settings()))
@@ -158,8 +181,10 @@ def serve(
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the web page in a browser once it is up.")
     ] = False,
+    data_dir: DataDir = None,
 ) -> None:
     """Serve the REST API and the web UI (http://HOST:PORT/, API docs at /docs)."""
+    _use_data_dir(data_dir)
     import uvicorn
 
     from backend.api.main import create_app
@@ -188,9 +213,10 @@ def serve(
 
 
 @app.command()
-def worker() -> None:
+def worker(data_dir: DataDir = None) -> None:
     """Research queued runs (MARSA_RUN_IN=workers): take them from the queue in PostgreSQL,
     several at once (MARSA_MAX_ACTIVE_RUNS), until stopped. See docs/deployment.md."""
+    _use_data_dir(data_dir)
     from backend.workers.worker import run_worker
 
     _fewer_malloc_arenas()
@@ -213,6 +239,7 @@ def research(
     fmt: Annotated[str, typer.Option("--format", help="md or json")] = "md",
     output: Annotated[Path | None, typer.Option("--out", help="Write the result here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No live progress.")] = False,
+    data_dir: DataDir = None,
     follow_up: Annotated[
         str | None,
         typer.Option(
@@ -224,6 +251,7 @@ def research(
     ] = None,
 ) -> None:
     """Research a question: plan, search, fact-check, and write a cited report."""
+    _use_data_dir(data_dir)
     from backend.research_cli import render, research_command
 
     if fmt not in ("md", "json"):

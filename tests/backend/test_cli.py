@@ -195,3 +195,18 @@ def test_ingest_names_a_file_that_held_nothing_to_search(tmp_path: Path) -> None
     assert "ingested 1 of 2 files: 1 documents added" in result.stdout
     assert result.stdout.rstrip().endswith("0 failed, 1 with no text")
     assert f"nothing indexed {folder / 'api.rst'}: no text to search in it" in result.stderr
+
+
+def test_data_dir_option_chooses_the_store_like_the_environment_variable(
+    notes: Path, tmp_path: Path
+) -> None:
+    (notes / "fake.pdf").unlink()
+    default = tmp_path / "default"  # MARSA_DATA_DIR, which --data-dir overrides
+    store = tmp_path / "own-store"
+    result = marsa("ingest", str(notes), "--data-dir", str(store), data_dir=default)
+    assert result.returncode == 0, result.stderr
+    assert (store / "chroma").is_dir() and not (default / "chroma").exists()
+    found = marsa("search", "glaciers", "--json", "--data-dir", str(store), data_dir=default)
+    assert json.loads(found.stdout)["results"][0]["relative_path"] == "deep/glaciers.txt"
+    empty = marsa("search", "glaciers", "--json", data_dir=default)
+    assert json.loads(empty.stdout)["results"] == []
