@@ -17,7 +17,7 @@ from typing import Final
 from backend.reasoning.models import Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.text import split_sentences, stem, words
+from backend.reasoning.offline.text import part_stems, split_sentences, words
 
 MAX_WINDOW: Final = 3
 MAX_LIST_ITEMS: Final = 12
@@ -306,12 +306,6 @@ def _code_passages(
     return out
 
 
-def _word_stems(text: str) -> set[str]:
-    """Stems of the words, identifiers split too ("bind_contextvars", "pool.map")."""
-    found = re.findall(r"[A-Za-z][A-Za-z0-9]+", text.replace("_", " "))
-    return {stem(w.lower()) for w in found}
-
-
 def _show_code(lines: list[str]) -> str:
     return " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
 
@@ -323,10 +317,10 @@ def shown_for(passage: Passage, terms: list[str]) -> str:
     class definition the example opens with). Other passages: their text."""
     if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
         return passage.text
-    wanted = _word_stems(" ".join(terms))
+    wanted = part_stems(" ".join(terms))
 
     def held(line: str) -> int:
-        return len(wanted & _word_stems(line))
+        return len(wanted & part_stems(line))
 
     counts = [held(ln) for ln in passage.code]
     default = _key_lines(list(passage.code))

@@ -60,6 +60,7 @@ from backend.reasoning.offline.text import (
     STOPWORDS,
     content_stems,
     key_terms,
+    part_stems,
     split_sentences,
     stem,
     words,
@@ -183,7 +184,7 @@ def coverage(
     ``focus`` (the asking part's words), the other terms (the scene's) weigh half."""
     if not terms:
         return 0.0
-    held, in_title = _stems(text), _stems(title)
+    held, in_title = part_stems(text), part_stems(title)
     got = total = 0.0
     for term in dict.fromkeys(terms):
         s = stem(term.lower())
@@ -218,16 +219,6 @@ def _holds(stems: frozenset[str], term: str) -> bool:
     if len(term) < 5 or not term.isalpha():
         return False
     return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems)
-
-
-def _stems(text: str) -> frozenset[str]:
-    """Content stems, with the parts of joined words too ("source-quality", "max_connections",
-    "scoring.py", "PrintLogger")."""
-    return (
-        content_stems(text)
-        | content_stems(re.sub(r"[-_./]", " ", text))
-        | content_stems(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text))  # "PrintLogger"
-    )
 
 
 def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
@@ -371,7 +362,7 @@ def complement(asked: Asked, pick: Pick) -> Choice | None:
     top, idf = pick.best, pick.idf
     if top is None or idf is None or not pick.ranked:
         return None
-    held = _stems(f"{top.passage.section}\n{top.passage.quote}\n{top.passage.source.title}")
+    held = part_stems(f"{top.passage.section}\n{top.passage.quote}\n{top.passage.source.title}")
     terms = list(dict.fromkeys(asked.terms))
     missing = [t for t in terms if not _holds(held, stem(t.lower()))]
     left = coverage(terms, " ".join(missing), "", idf)  # the share of the question not held
@@ -384,7 +375,7 @@ def complement(asked: Asked, pick: Pick) -> Choice | None:
         if passage.source.id == top.passage.source.id or not choice.cue:
             continue
         text = f"{passage.section}\n{passage.quote}"
-        adds = _stems(f"{text}\n{passage.source.title}")
+        adds = part_stems(f"{text}\n{passage.source.title}")
         if (
             coverage(missing, text, passage.source.title, idf) >= COMPLEMENT_COVERAGE
             and sum(_holds(adds, stem(t.lower())) for t in missing) >= COMPLEMENT_TERMS
@@ -488,7 +479,7 @@ def _denial(
         about = f"{passage.section}\n{passage.quote}"
         about_it = (
             rarest.lower() in about.lower()
-            or stem(rarest.lower()) in _stems(about)
+            or stem(rarest.lower()) in part_stems(about)
             or any(names_code(about, n) for n in identifiers(question))
         )
         if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
@@ -530,7 +521,7 @@ def _scene_denied(question: str, scored: list[Choice], idf: dict[str, float]) ->
         if len(passage.sentences) != 1 or passage.is_code:
             continue
         text = passage.quote
-        held = _stems(text)
+        held = part_stems(text)
         if not _holds(held, stem(rarest.lower())):
             continue
         if coverage(terms, text, "", idf) < SCENE_COVERAGE:
@@ -539,7 +530,7 @@ def _scene_denied(question: str, scored: list[Choice], idf: dict[str, float]) ->
         # added in 3.10, but it doesn't do cell rewriting" qualifies it; it denies nothing.
         # "you don't want to see entries from `f`" sets a scene; it denies nothing either.
         negated = [c for c in _CLAUSE.split(_WISH.sub(" ", text)) if has_negation(c)]
-        if not any(_holds(_stems(c), stem(rarest.lower())) for c in negated):
+        if not any(_holds(part_stems(c), stem(rarest.lower())) for c in negated):
             continue
         return choice
     return None

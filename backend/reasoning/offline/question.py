@@ -241,10 +241,11 @@ class Asked:
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
 # clause ("When no object is found, how do …?", "On Linux, which …?"). What it asks for is in
 # the asking part: a wh-word or auxiliary after the comma.
-_ASKING: Final = (
-    r"\s*(?=(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|"
+_ASK_WORD: Final = (
+    r"(?=(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|"
     r"could|should|would|will|must|may|has|have)\b)"
 )
+_ASKING: Final = r"\s*" + _ASK_WORD
 # A scene set by a condition ("When …, how …?"): it narrows, the rest asks.
 _CONDITION_CLAUSE: Final = re.compile(
     r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|however)"
@@ -260,7 +261,7 @@ _COLON_SCENE: Final = re.compile(
     r"^[^:?]{10,160}:\s+(?=(?:if|when|whenever|once|after|before|while)\b[^,?]*,"
     + _ASKING
     + r"|"
-    + _ASKING.strip(r"\s*")
+    + _ASK_WORD
     + r")",
     re.I,
 )

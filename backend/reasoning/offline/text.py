@@ -176,6 +176,16 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in content_words(text))
 
 
+def part_stems(text: str) -> frozenset[str]:
+    """Content stems, with the parts of joined words too ("source-quality", "max_connections",
+    "scoring.py", "PrintLogger")."""
+    return (
+        content_stems(text)
+        | content_stems(re.sub(r"[-_./]", " ", text))
+        | content_stems(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text))  # "PrintLogger"
+    )
+
+
 def overlap(terms: list[str] | frozenset[str], text: str) -> float:
     """Fraction of ``terms`` (words) whose stem or 5-letter prefix occurs in ``text``."""
     if not terms:
