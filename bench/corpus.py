@@ -74,6 +74,19 @@ CORPORA = {
         docs="docs",
         suffixes=(".rst",),
     ),
+    "flask": Corpus(
+        package="flask",
+        version="3.1.1",  # reStructuredText, 75 files, in subfolders too (tutorial/, patterns/ …)
+        sha256="284c7b8f2f58cb737f0cf1c30fd7eaf0ccfcde196099d24ecede3fc2005aa59e",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
+    "hatch": Corpus(
+        package="hatch",
+        version="1.14.1",  # MkDocs Material Markdown (admonitions, tabs), 72 files in subfolders
+        sha256="ca1aff788f8596b0dd1f8f8dfe776443d2724a86b1976fabaf087406ba3d0713",
+        docs="docs",
+    ),
 }
 
 
