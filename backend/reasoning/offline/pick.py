@@ -61,7 +61,6 @@ from backend.reasoning.offline.text import (
     content_stems,
     key_terms,
     part_stems,
-    split_sentences,
     stem,
     words,
 )
@@ -77,12 +76,6 @@ ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question th
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
-SCENE_COVERAGE: Final = 0.3
-_WISH: Final = re.compile(
-    r"\b(?:do|does|did)(?:n't|\s+not)\s+(?:want|need|wish|have to|care)\b|\bnot\s+want\b"
-    r"|\bwithout\b",  # "without any global state" qualifies; it does not deny
-    re.I,
-)
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
@@ -281,7 +274,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         and not unknown_names(asking_part(plan.query, phrases=False), sources)
         and (not named or not needs_value(asked) or _names_any(top.passage, named))
     )
-    denial = _denial(asked, plan.query, scored, idf) or _scene_denied(plan.query, scored, idf)
+    denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
 
 
@@ -485,55 +478,3 @@ def _denial(
         if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
             return choice
     return None
-
-
-def scene(question: str) -> str:
-    """The statements a question makes before it asks ("Like logging, structlog stays silent
-    until it is configured."); '' when it only asks."""
-    sentences = split_sentences(question.strip())
-    said = [t for t in sentences if not t.rstrip().endswith("?")]
-    return " ".join(said) if len(said) < len(sentences) else ""
-
-
-# A scene that reports trouble ("… but it fails saying the attribute is read-only") says what
-# the asker saw, not what they take the library to do: nothing in it is a premise to deny.
-_SYMPTOM: Final = re.compile(
-    r"\b(?:fails?|failed|failing|errors?|raises?|raised|crash\w*|blows? up|breaks?|broke|"
-    r"refuses?|complains?|exceptions?|traceback)\b",
-    re.I,
-)
-
-
-def _scene_denied(question: str, scored: list[Choice], idf: dict[str, float]) -> Choice | None:
-    """A passage that says the opposite of what the question states as its premise: the
-    premise's rarest word and most of its words, with a negation in one of the two only
-    ("structlog stays silent until it is configured" / "We don't believe silent loggers are
-    a sensible default")."""
-    said = scene(question)
-    if not said or has_negation(said) or _SYMPTOM.search(said):
-        return None
-    terms = [t for t in dict.fromkeys(key_terms(said)) if stem(t.lower()) in idf]
-    if len(terms) < 3:
-        return None
-    rarest = max(terms, key=lambda t: idf[stem(t.lower())])
-    for choice in scored:
-        passage = choice.passage
-        if len(passage.sentences) != 1 or passage.is_code:
-            continue
-        text = passage.quote
-        held = part_stems(text)
-        if not _holds(held, stem(rarest.lower())):
-            continue
-        if coverage(terms, text, "", idf) < SCENE_COVERAGE:
-            continue
-        # The negation must be said of the premise's own subject: "support for `__slots__` was
-        # added in 3.10, but it doesn't do cell rewriting" qualifies it; it denies nothing.
-        # "you don't want to see entries from `f`" sets a scene; it denies nothing either.
-        negated = [c for c in _CLAUSE.split(_WISH.sub(" ", text)) if has_negation(c)]
-        if not any(_holds(part_stems(c), stem(rarest.lower())) for c in negated):
-            continue
-        return choice
-    return None
-
-
-_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:but|whereas|while|although|though)\s+", re.I)

@@ -289,9 +289,12 @@ def test_ctrl_c_is_held_by_a_keyboard_interrupt() -> None:
     assert coverage(["ctrl-c"], text, "", idf) > 0.5
 
 
-async def test_a_passage_denying_the_questions_stated_premise_is_a_denial(
+async def test_a_negated_sentence_on_the_scenes_words_is_no_denied_premise(
     engine: OfflineEngine,
 ) -> None:
+    # A question's scene ("structlog stays silent until it is configured") is not checked
+    # against negated sentences that share its words: over seven question sets that reading
+    # was right once in nine times (docs/evaluation.md, "Tenth pass"); the ask is answered.
     text = (
         "Calling `get_logger` without configuration gives you a perfectly useful "
         "`PrintLogger`.\n\nWe don't believe silent loggers are a sensible default.\n\n"
@@ -304,7 +307,7 @@ async def test_a_passage_denying_the_questions_stated_premise_is_a_denial(
         "configure() call that makes it print anything?"
     )
     pick = await _pick(engine, question, [source("S1", "Configuration", text)])
-    assert pick.denial is not None and "silent loggers" in pick.denial.passage.text
+    assert pick.denial is None
 
 
 async def test_a_scene_the_sources_only_qualify_is_not_denied(engine: OfflineEngine) -> None:
