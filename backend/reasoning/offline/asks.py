@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from backend.reasoning.offline.text import capitalised_spans, key_terms, word_set
+from backend.reasoning.offline.text import capitalised_spans, is_abbreviation, key_terms, word_set
 
 _NUMBERED: Final = re.compile(r"(?:^|\s)\(?(?:\d+|[a-h])[.)]\s+")
 _AUX: Final = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|many|much)"
@@ -84,7 +84,7 @@ def question_parts(query: str) -> list[str]:
         # Statements before the asking sentence set the scene; only the asking sentence is
         # split ("In development I want X; in production Y. Which …, and which …?" asks two
         # things, not three), and the scene stays with its first ask.
-        scene, asking = _scene_and_asking(query)
+        scene, asking = scene_and_asking(query)
         parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(asking)]
         if scene and parts:
             parts[0] = f"{scene} {parts[0]}"
@@ -95,11 +95,19 @@ def question_parts(query: str) -> list[str]:
 
 def statements(text: str) -> list[str]:
     """The sentences of a question ("In development I want X. Which …?" → two); a question
-    is short and plain, so a full stop or "!" before a capital ends one."""
-    return re.split(r"(?<=[.!])\s+(?=[A-Z])", text.strip())
+    is short and plain, so a full stop or "!" before a capital ends one, unless it ends an
+    abbreviation or an initial ("Craig v. Boren", "J. Smith")."""
+    pieces = re.split(r"(?<=[.!])\s+(?=[A-Z])", text.strip())
+    out: list[str] = []
+    for piece in pieces:
+        if out and is_abbreviation(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
-def _scene_and_asking(query: str) -> tuple[str, str]:
+def scene_and_asking(query: str) -> tuple[str, str]:
     """The statements before a question's one asking sentence, and that sentence; ('', query)
     when the question is one sentence or does not end by asking."""
     if not query.rstrip().endswith("?"):

@@ -56,7 +56,7 @@ MAX_WORDS: Final = 90
 UNSCORED_QUALITY: Final = 0.5
 CONTEXT_PENALTY: Final = 0.9
 _DIAGRAM: Final = re.compile(r"[\u2500-\u257f]|-->|<--|\s\|\s.*\s\|\s")
-_CATCH_ALL: Final = frozenset({"whole question", "expanded"})
+_CATCH_ALL: Final = frozenset({"whole question", "expanded", "asking part"})
 # Openings that lean on the sentence before: pronouns and discourse connectives.
 LEANS_ON_CONTEXT: Final = word_set(
     "it he she they this these those its his her their however but thus therefore hence "

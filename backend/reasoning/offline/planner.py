@@ -5,7 +5,11 @@ system does best with the words the user chose. Further sub-queries are added on
 question's shape is recognised and every one of them stands on its own: it carries the
 question's key terms (or is a name the question compares), it is not a bare month, year or
 number, and no pronoun in it is left to a guess. When a shape is recognised but a piece fails
-that test, the question is not split (the rationale says why). Kinds, checked in this order:
+that test, the question is not split (the rationale says why). A question that sets a scene
+in statements before it asks ("Our CI runs the tests in a matrix. How do I …?") also has its
+asking sentence searched alone (purpose "asking part"), verbatim: a long scene outweighs the
+ask in a search of the whole question. Compared sides are looked for in what is asked,
+not in the scene. Kinds, checked in this order:
 
 * **comparison** — named things compared: "X or Y" after a comma or colon ("Which came
   first, X or Y?"), "compare X and Y", "difference between X and Y", "how do X differ from
@@ -38,7 +42,8 @@ import re
 from typing import Final
 
 from backend.reasoning.models import Plan, QuestionKind, SubQuery
-from backend.reasoning.offline.asks import asks, question_parts, statements
+from backend.reasoning.offline.asks import asks, question_parts, scene_and_asking, statements
+from backend.reasoning.offline.question import POINTS_BACK, asking_part
 from backend.reasoning.offline.text import (
     COMPARATIVE_WORDS,
     QUESTION_WORDS,
@@ -192,6 +197,8 @@ def plan_question(query: str, available: list[str]) -> Plan:
     servers = route(query, available)
     kind, pieces, entities, why = _decompose(query)
     texts: Pieces = [(query, "whole question")]
+    if (ask := _ask_alone(query)) is not None:
+        texts.append((ask, ASK_ALONE))
     for text, purpose in pieces:
         if text.lower() not in {t.lower() for t, _ in texts}:
             texts.append((text, purpose))
@@ -207,6 +214,22 @@ def plan_question(query: str, available: list[str]) -> Plan:
         entities=entities,
         rationale=f"{why}; routed to {', '.join(servers) or 'no server'}.",
     )
+
+
+ASK_ALONE: Final = "asking part"
+MIN_ASK_WORDS: Final = 3
+
+
+def _ask_alone(query: str) -> str | None:
+    """The asking sentence of a question that sets a scene first ("Our CI runs the tests in a
+    matrix. How do I …?" → "How do I …?"), searched too: a long scene outweighs the ask in a
+    search of the whole question. None when there is no scene, or the ask does not stand
+    alone (it points back to the scene with few words of its own: "How do I do that?")."""
+    scene, ask = scene_and_asking(query)
+    named = len(key_terms(ask))
+    if not scene or named < MIN_ASK_WORDS or (named == MIN_ASK_WORDS and POINTS_BACK.search(ask)):
+        return None
+    return ask
 
 
 def _decompose(query: str) -> tuple[QuestionKind, Pieces, list[str], str]:
@@ -281,7 +304,12 @@ def is_list_question(query: str) -> bool:
 
 def comparison_entities(query: str) -> list[str]:
     """The two things a comparison question compares; [] if it is not one, or if a side is
-    not a nameable thing (a month, a year, a number, a cut-off phrase)."""
+    not a nameable thing (a month, a year, a number, a code literal, a cut-off phrase). A
+    question that sets a scene first compares what its ask names: "Our validators return
+    True or False. Since which release is …?" compares nothing."""
+    ask = asking_part(query, phrases=False)
+    if ask != query and len(key_terms(ask)) >= MIN_ASK_WORDS:
+        query = ask
     for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
         if match:
@@ -408,11 +436,16 @@ def _clean_entity(text: str) -> str:
 
 def _is_name(text: str) -> bool:
     """A proper name, a quoted title or a code identifier: a capital or a code sign in it."""
+    if text.strip("`") in _CODE_LITERALS:
+        return False  # "return True or False" is a choice of values, not two named things
     if _IDENTIFIER.fullmatch(text) or _IDENTIFIER.search(text):
         return True
     return any(w[:1].isupper() or w[:1].isdigit() for w in text.split()) and not _is_date_or_number(
         text
     )
+
+
+_CODE_LITERALS: Final = frozenset({"True", "False", "None", "true", "false", "null", "nil"})
 
 
 def _is_date_or_number(text: str) -> bool:

@@ -201,7 +201,7 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
         lines.append(f"- {plan.query} The documents found do not answer it.")
     covered = {c.sub_query_id for c in claims}
     for sq in plan.sub_queries:
-        if sq.purpose == "whole question" or sq.id in covered or sq.purpose == "expanded":
+        if sq.purpose in ("whole question", "asking part", "expanded") or sq.id in covered:
             continue
         lines.append(f"- {_heading(plan, sq)}: nothing found in the sources.")
     return lines
@@ -308,7 +308,7 @@ def _heading(plan: Plan, sq: SubQuery) -> str:
         return f"Follow-up: {purpose.removeprefix('bridge: ')}"
     if purpose == "expanded":
         return "Further evidence"
-    if purpose == "whole question":
+    if purpose in ("whole question", "asking part"):  # the ask alone is the question too
         whole = plan.kind in ("simple", "multi_hop", "list")
         return "Findings" if whole else "The question as a whole"
     return sq.text.rstrip("?").strip() or purpose or sq.id

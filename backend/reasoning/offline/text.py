@@ -50,7 +50,7 @@ worst faster fastest slower slowest
 
 # Abbreviations after which a full stop does not end a sentence (lower-cased, no final dot).
 ABBREVIATIONS: Final = word_set("""
-dr mr mrs ms prof sr jr st mt ft vs etc e.g i.e cf al approx fig figs no nos vol vols ed eds
+dr mr mrs ms prof sr jr st mt ft vs v etc e.g i.e cf al approx fig figs no nos vol vols ed eds
 inc ltd co corp dept univ est gen gov sen rep rev col lt capt sgt jan feb mar apr jun jul
 aug sep sept oct nov dec u.s u.k u.n a.m p.m ph.d b.a m.a b.sc m.sc op cit ibid ca c
 """)
@@ -91,7 +91,7 @@ def split_sentences(text: str) -> list[str]:
         start = 0
         for match in _BOUNDARY.finditer(block):
             end = match.end()
-            if _is_abbreviation(block[start : match.start() + 1]):
+            if is_abbreviation(block[start : match.start() + 1]):
                 continue
             _append(sentences, block[start:end])
             start = end
@@ -142,7 +142,7 @@ def _append(sentences: list[str], piece: str) -> None:
         sentences.append(piece)
 
 
-def _is_abbreviation(head: str) -> bool:
+def is_abbreviation(head: str) -> bool:
     """True when the full stop ending ``head`` belongs to an abbreviation or an initial."""
     if not head.endswith("."):
         return False

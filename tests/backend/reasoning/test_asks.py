@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.reasoning.offline.asks import asks
+from backend.reasoning.offline.asks import asks, statements
 
 
 def test_one_ask_is_the_question() -> None:
@@ -98,3 +98,8 @@ def test_a_second_ask_may_open_with_a_preposition_before_which() -> None:
 
 def test_in_which_order_is_no_second_ask() -> None:
     assert len(asks("What does it run, and in which order?")) == 1
+
+
+def test_a_case_name_with_v_ends_no_statement_of_the_question() -> None:
+    question = "Which case came first, Craig v. Boren or United States v. Paramount Pictures?"
+    assert statements(question) == [question]

@@ -198,9 +198,26 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
     (
         "In staging we keep DEBUG logs; in production only warnings. Which setting controls "
         "the level, and which environment variable overrides it?",
-        "simple",  # "it" is the setting asked about, not the scene's DEBUG: no guess, no split
-        [],
+        "simple",  # "it" is the setting asked about, not the scene's DEBUG: no guess, no split;
+        # the asking sentence is searched alone too (verbatim, no guess)
+        ["Which setting controls the level, and which environment variable overrides it?"],
     ),
+    # A scene first: the asking sentence is searched alone too, unless it points back with
+    # few words of its own; the scene's "True or False" compares nothing.
+    (
+        "Our field validators are lambdas that just return True or False. Since which release "
+        "is returning False deprecated, and what should a validator do instead?",
+        "multi_part",
+        [
+            "Since which release is returning False deprecated, and what should a validator do "
+            "instead?",
+            "Our field validators are lambdas that just return True or False. Since which "
+            "release is returning False deprecated",
+            "What should a validator do instead?",
+        ],
+    ),
+    ("Our app builds its config in a factory. How do I do that?", "simple", []),
+    ("Should a validator return True or False?", "simple", []),
     # Two asks whose pronoun has no certain subject: not split into parts (no guess for the
     # pronoun); a later ask is searched with the names it carries, when it carries any.
     ("What did the team ship in June, and how does it handle retries?", "simple", []),

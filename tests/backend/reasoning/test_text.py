@@ -74,3 +74,8 @@ def test_each_long_table_cell_is_read_on_its_own_and_code_fences_are_skipped() -
         "After the code.",
     ]
     assert all(s in text for s in sentences)
+
+
+def test_a_case_name_with_v_is_one_sentence() -> None:
+    question = "Which case came first, Craig v. Boren or United States v. Paramount Pictures?"
+    assert split_sentences(question) == [question]
