@@ -41,7 +41,7 @@ from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage, passages
+from backend.reasoning.offline.passages import Passage, passages, section_of
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
     Asked,
@@ -241,7 +241,12 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     # A question that sets a scene first is also compared by its asking part alone (last
     # column): "When testing with CliRunner, how do I answer the prompts?" is about prompts.
     asking = [asking_part(plan.query, phrases=False)] if asked.focus else []
-    sims = vectors.cosine(sentences, [plan.query, *(sq.text for sq in hops), *asking])
+    searches = [plan.query, *(sq.text for sq in hops), *asking]
+    # A sentence is read with the heading it sits under ("Used to add a single background task
+    # to a response." under "BackgroundTask"), and as it stands: the mean of the two cosines.
+    holder = {t: p.source for p in reversed(candidates) for t in p.sentences}
+    headed = [under_heading(holder[t], t) for t in sentences]
+    sims = 0.5 * (vectors.cosine(sentences, searches) + vectors.cosine(headed, searches))
     ranks = _ranks(sources)
     scored: list[Choice] = []
     for passage in candidates:
@@ -276,6 +281,13 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def under_heading(source: Source, sentence: str) -> str:
+    """The sentence after the heading of the section it sits in (its document's title when
+    the section has none), as a reader meets it."""
+    heading = section_of(source, sentence) or source.title
+    return f"{plain(heading)}: {sentence}" if heading else sentence
 
 
 def _score(

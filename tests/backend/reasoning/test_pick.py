@@ -13,6 +13,7 @@ from backend.reasoning.offline.pick import (
     denies,
     identifiers,
     names_code,
+    under_heading,
     unknown_names,
     window_penalty,
 )
@@ -445,3 +446,14 @@ def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> No
     question = "How old is HTTPX, i.e. when was it released? Apart from that, does Zscaler work?"
     assert unknown_names(question, sources) == ["Zscaler"]
     assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
+
+
+def test_a_sentence_is_compared_with_the_question_under_its_heading() -> None:
+    described = source("S1", "Settings", "Serve files through the web server.")
+    described.chunks = ["Serve files through the web server."]
+    described.chunk_sections = ["`USE_X_SENDFILE`"]
+    assert under_heading(described, "Serve files through the web server.") == (
+        "`USE_X_SENDFILE`: Serve files through the web server."
+    )
+    untitled = source("S2", "Sending files", "It streams the file.")
+    assert under_heading(untitled, "It streams the file.") == "Sending files: It streams the file."
