@@ -113,6 +113,16 @@ def autodoc_text(args: str, body: str) -> str:
     return f"{label}: {body}"
 
 
+# Sphinx's object descriptions ("py:data:: SESSION_COOKIE_NAME", "function:: url_for(…)",
+# "confval:: …"): the built page shows the object's name as a term with its description
+# below, a sub-section of its own. Written as a heading, every sentence of the description
+# ("Default: `'session'`") sits under the name it describes.
+OBJECT_DIRECTIVE = re.compile(
+    r"^(?:data|function|class|method|attribute|exception|decorator|property|classmethod|"
+    r"staticmethod|type|var|member|macro|struct|confval|envvar|option|describe|object)$"
+)
+
+
 # Sphinx directives (and extensions' ones: `click:example`, `jupyter-execute`) whose body is
 # code to show or to run: it stays a code block, never read as prose.
 CODE_DIRECTIVES = re.compile(
@@ -183,7 +193,11 @@ def rst_to_markdown(text: str) -> RstDocument:
 def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
     from docutils import nodes
 
+    in_object = False  # the last block written was an object description's (its heading's)
     for child in node.children:
+        if in_object and not isinstance(child, nodes.system_message | nodes.section):
+            yield from _after_object(node, depth, in_object)
+            in_object = False
         if isinstance(child, nodes.docinfo):
             _read_docinfo(child, fields)
         elif isinstance(child, nodes.section):
@@ -207,8 +221,18 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
         elif isinstance(child, nodes.topic) and "contents" in child.get("classes", []):
             continue  # a table of contents repeats the headings
         elif isinstance(child, nodes.system_message):
+            described = _object_description(child)
+            if described is not None:
+                signature, body = described
+                yield f"{'#' * min(depth + 1, 6)} `{signature}`"
+                if body:
+                    yield body
+                in_object = True
+                continue
             recovered = _unknown_directive(child)
             if recovered:
+                yield from _after_object(node, depth, in_object)
+                in_object = False
                 yield recovered
         elif isinstance(child, nodes.literal_block | nodes.doctest_block):
             yield _fenced(child)
@@ -218,13 +242,12 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             for item in child.children:
                 term = next((c for c in item.children if isinstance(c, nodes.term)), None)
                 body = [c for c in item.children if isinstance(c, nodes.definition)]
-                text = " ".join(b for d in body for b in _rst_blocks(d, depth, fields))
-                yield f"{_inline(term) if term is not None else ''}: {text}".strip(": ")
+                blocks = [b for d in body for b in _rst_blocks(d, depth, fields)]
+                yield labelled(_inline(term) if term is not None else "", blocks)
         elif isinstance(child, nodes.field_list):
             for item in child.children:
                 name, body = item.children[0], item.children[1]
-                text = " ".join(_rst_blocks(body, depth, fields))
-                yield f"{_inline(name)}: {text}"
+                yield labelled(_inline(name), list(_rst_blocks(body, depth, fields)))
         elif isinstance(child, nodes.table):
             yield _table(child)
         elif isinstance(child, nodes.Admonition):
@@ -233,12 +256,54 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             label = name.capitalize() if name in _ADMONITIONS else ""
             if titled is not None:
                 label = _inline(titled)
-            text = " ".join(_rst_blocks(child, depth, fields))
-            yield f"{label}: {text}" if label else text
+            yield labelled(label, list(_rst_blocks(child, depth, fields)))
         elif isinstance(child, nodes.TextElement):
             yield _inline(child)
         elif isinstance(child, nodes.Element):
             yield from _rst_blocks(child, depth, fields)
+
+
+_BLOCK_START = re.compile(r"^(?:```|~~~|[-*+] |\d+\. |#{1,6} )")
+
+
+def labelled(label: str, blocks: list[str]) -> str:
+    """A label ("Note", a defined term, a field name) and its body: the paragraphs run on after
+    "Label: " as one, and a code block, list or table keeps its own lines after them (joined
+    into the paragraph, a code fence would lose its line and the rest of the page would read
+    as code)."""
+    out: list[str] = []
+    prose: list[str] = []
+    for block in (b.strip() for b in blocks):
+        if not block:
+            continue
+        if "\n" in block or _BLOCK_START.match(block) or " | " in block:
+            if prose:
+                out.append(" ".join(prose))
+                prose = []
+            out.append(block)
+        else:
+            prose.append(block)
+    if prose:
+        out.append(" ".join(prose))
+    if not label:
+        return "\n\n".join(out)
+    if not out:
+        return label
+    if "\n" in out[0] or _BLOCK_START.match(out[0]):
+        return "\n\n".join([f"{label}:", *out])
+    return "\n\n".join([f"{label}: {out[0]}", *out[1:]])
+
+
+def _after_object(node: Any, depth: int, in_object: bool) -> Iterator[str]:
+    """The section's own heading again when its text goes on after an object description
+    (whose heading would otherwise take that text in)."""
+    from docutils import nodes
+
+    if not in_object or not isinstance(node, nodes.section):
+        return
+    title = next((c for c in node.children if isinstance(c, nodes.title)), None)
+    if title is not None and depth > 0:
+        yield f"{'#' * min(depth, 6)} {_inline(title)}"
 
 
 def _inline(node: Any) -> str:
@@ -314,6 +379,29 @@ def _read_docinfo(node: Any, fields: dict[str, str]) -> None:
             fields[name.strip().lower()] = body.strip()
         elif child.tagname in _DOCINFO_SCALARS:
             fields[child.tagname] = child.astext().strip()
+
+
+def _object_description(message: Any) -> tuple[str, str] | None:
+    """An object description docutils does not know ("py:data:: SESSION_COOKIE_NAME" with its
+    description): the object's signature and the description as Markdown; None for any
+    other message."""
+    from docutils import nodes
+
+    if message.get("type") != "ERROR":
+        return None
+    block = next((c for c in message.children if isinstance(c, nodes.literal_block)), None)
+    if block is None:
+        return None
+    first, *rest = block.astext().splitlines() or [""]
+    directive = _DIRECTIVE.match(first.strip())
+    if directive is None or not directive.group("args").strip():
+        return None
+    if not OBJECT_DIRECTIVE.match(directive.group("name").split(":")[-1].lower()):
+        return None
+    while rest and rest[0].strip().startswith(":"):
+        rest = rest[1:]  # the directive's options (":type: int", ":noindex:")
+    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n")).markdown
+    return directive.group("args").strip(), body
 
 
 def _unknown_directive(message: Any) -> str:

@@ -407,3 +407,78 @@ def test_a_myst_autodoc_object_shows_its_name_with_its_body() -> None:
     text = b"# API\n\nIntro {class}`x`.\n\n```{autofunction} pkg.mod.f\n\nIt returns 3.\n```\n"
     (doc,) = load_bytes(text, "api.md")
     assert "`pkg.mod.f`: It returns 3." in doc.content
+
+
+CONFIG_RST = """\
+Configuration
+=============
+
+Builtin values
+--------------
+
+These are the values the framework uses.
+
+.. py:data:: SESSION_COOKIE_NAME
+
+    The name of the session cookie.
+
+    Default: ``'session'``
+
+.. py:data:: USE_X_SENDFILE
+    :type: bool
+
+    Serve files through the web server.
+
+    Default: ``False``
+
+Other values may be set by extensions.
+
+Loading
+-------
+
+Load values from a file.
+"""
+
+
+def test_an_object_description_is_a_sub_section_named_by_the_object() -> None:
+    (doc,) = load_bytes(CONFIG_RST.encode(), "config.rst")
+    text = doc.content
+    sections = [c.section for c in chunk_text(text, chunk_words=12, overlap=0)]
+    by_section = {c.section: c.text for c in chunk_text(text, chunk_words=200, overlap=0)}
+    assert "Default: `'session'`" in by_section["`SESSION_COOKIE_NAME`"]
+    assert "Default: `False`" in by_section["`USE_X_SENDFILE`"]
+    assert ":type:" not in text
+    # The section's text after the last description is under the section again.
+    assert "Other values may be set by extensions." in by_section["Builtin values"]
+    assert sections[-1] == "Loading"
+
+
+ADMONITION_WITH_CODE = """\
+Guide
+=====
+
+.. admonition:: From a dictionary
+
+    You can build one from a dictionary.
+
+    .. code-block:: python
+
+        # {"name": "Ken"}
+        Schema.from_dict({"name": fields.Str()})
+
+    It is useful at run time.
+
+Dumping
+-------
+
+Dump objects.
+"""
+
+
+def test_an_admonition_holding_code_keeps_the_code_block_whole() -> None:
+    (doc,) = load_bytes(ADMONITION_WITH_CODE.encode(), "guide.rst")
+    text = doc.content
+    assert "From a dictionary: You can build one from a dictionary.\n\n```python\n" in text
+    # The code's comment is no heading: the next section is still "Dumping".
+    sections = [c.section for c in chunk_text(text, chunk_words=200, overlap=0)]
+    assert sections == ["Guide", "Dumping"]

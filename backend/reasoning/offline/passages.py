@@ -33,6 +33,7 @@ _METADATA: Final = re.compile(
     r"superseded-by|editors?|maintainers?|license|copyright|sep|pep|rfc)(?!\w)\W{0,3}\s*[:|]",
     re.I,
 )
+_DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 3
 _IMPORT: Final = re.compile(
@@ -137,6 +138,8 @@ def answerable(sentence: str) -> bool:
         return False
     if _METADATA.match(sentence):
         return False
+    if _DEFAULT_LINE.match(sentence):
+        return True  # "Default: `False`" under the setting's name states its value
     shown = plain(sentence)
     n = len(words(shown))
     if n < MIN_WORDS or n > MAX_WORDS:

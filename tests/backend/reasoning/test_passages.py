@@ -210,3 +210,9 @@ def test_an_identifier_in_the_question_matches_its_parts_in_the_code() -> None:
     (coded,) = [p for p in passages(source("S1", "Threads", text)) if p.is_code]
     shown = shown_for(coded, ["request_id", "bind_contextvars", "get", "workers"])
     assert "get_contextvars()" in shown
+
+
+def test_a_default_line_states_a_value_and_is_a_passage() -> None:
+    assert answerable("Default: `False`")
+    assert answerable("Default value: 31 days")
+    assert not answerable("Author: Jane Doe")
