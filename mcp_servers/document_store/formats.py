@@ -241,8 +241,8 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
         elif isinstance(child, nodes.definition_list):
             for item in child.children:
                 term = next((c for c in item.children if isinstance(c, nodes.term)), None)
-                body = [c for c in item.children if isinstance(c, nodes.definition)]
-                blocks = [b for d in body for b in _rst_blocks(d, depth, fields)]
+                definitions = [c for c in item.children if isinstance(c, nodes.definition)]
+                blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields)]
                 yield labelled(_inline(term) if term is not None else "", blocks)
         elif isinstance(child, nodes.field_list):
             for item in child.children:
