@@ -165,8 +165,9 @@ class RstDocument:
     fields: dict[str, str] = field(default_factory=dict)
 
 
-def rst_to_markdown(text: str) -> RstDocument:
-    """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown."""
+def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
+    """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown;
+    ``nested`` for the body of a directive, which writes no heading of its own."""
     from docutils.core import publish_doctree
 
     tree = publish_doctree(
@@ -186,11 +187,13 @@ def rst_to_markdown(text: str) -> RstDocument:
         },
     )
     fields: dict[str, str] = {}
-    blocks = list(_rst_blocks(tree, 0, fields))
+    blocks = list(_rst_blocks(tree, 0, fields, nested))
     return RstDocument("\n\n".join(b for b in blocks if b.strip()), fields)
 
 
-def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
+def _rst_blocks(
+    node: Any, depth: int, fields: dict[str, str], nested: bool = False
+) -> Iterator[str]:
     from docutils import nodes
 
     in_object = False  # the last block written was an object description's (its heading's)
@@ -204,7 +207,7 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             title = next((c for c in child.children if isinstance(c, nodes.title)), None)
             if title is not None:
                 yield f"{'#' * min(depth + 1, 6)} {_inline(title)}"
-            yield from _rst_blocks(child, depth + 1, fields)
+            yield from _rst_blocks(child, depth + 1, fields, nested)
         elif isinstance(child, nodes.title) and isinstance(node, nodes.section | nodes.Admonition):
             continue  # written as the section's heading or the admonition's label
         elif isinstance(
@@ -223,8 +226,11 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
         elif isinstance(child, nodes.system_message):
             described = _object_description(child)
             if described is not None:
-                signature, body = described
-                yield f"{'#' * min(depth + 1, 6)} `{signature}`"
+                name, body = described
+                if nested:  # inside a directive or a list: the name leads its description
+                    yield autodoc_text(name, body)
+                    continue
+                yield f"{'#' * min(depth + 1, 6)} `{name}`"
                 if body:
                     yield body
                 in_object = True
@@ -242,12 +248,12 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             for item in child.children:
                 term = next((c for c in item.children if isinstance(c, nodes.term)), None)
                 definitions = [c for c in item.children if isinstance(c, nodes.definition)]
-                blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields)]
+                blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields, True)]
                 yield labelled(_inline(term) if term is not None else "", blocks)
         elif isinstance(child, nodes.field_list):
             for item in child.children:
                 name, body = item.children[0], item.children[1]
-                yield labelled(_inline(name), list(_rst_blocks(body, depth, fields)))
+                yield labelled(_inline(name), list(_rst_blocks(body, depth, fields, True)))
         elif isinstance(child, nodes.table):
             yield _table(child)
         elif isinstance(child, nodes.Admonition):
@@ -256,11 +262,11 @@ def _rst_blocks(node: Any, depth: int, fields: dict[str, str]) -> Iterator[str]:
             label = name.capitalize() if name in _ADMONITIONS else ""
             if titled is not None:
                 label = _inline(titled)
-            yield labelled(label, list(_rst_blocks(child, depth, fields)))
+            yield labelled(label, list(_rst_blocks(child, depth, fields, True)))
         elif isinstance(child, nodes.TextElement):
             yield _inline(child)
         elif isinstance(child, nodes.Element):
-            yield from _rst_blocks(child, depth, fields)
+            yield from _rst_blocks(child, depth, fields, nested)
 
 
 _BLOCK_START = re.compile(r"^(?:```|~~~|[-*+] |\d+\. |#{1,6} )")
@@ -353,7 +359,7 @@ def _list(node: Any, fields: dict[str, str]) -> str:
     lines = []
     for number, item in enumerate(node.children, start=1):
         marker = f"{number}." if isinstance(node, nodes.enumerated_list) else "-"
-        blocks = list(_rst_blocks(item, 0, fields))
+        blocks = list(_rst_blocks(item, 0, fields, True))
         body = "\n".join(blocks).splitlines() or [""]
         lines.append(f"{marker} {body[0]}")
         lines.extend(f"  {line}" for line in body[1:])
@@ -383,8 +389,9 @@ def _read_docinfo(node: Any, fields: dict[str, str]) -> None:
 
 def _object_description(message: Any) -> tuple[str, str] | None:
     """An object description docutils does not know ("py:data:: SESSION_COOKIE_NAME" with its
-    description): the object's signature and the description as Markdown; None for any
-    other message."""
+    description): the object's name (its signature before any parameters: "url_for" of
+    "url_for(endpoint, **values)") and the description as Markdown; None for any other
+    message."""
     from docutils import nodes
 
     if message.get("type") != "ERROR":
@@ -400,8 +407,9 @@ def _object_description(message: Any) -> tuple[str, str] | None:
         return None
     while rest and rest[0].strip().startswith(":"):
         rest = rest[1:]  # the directive's options (":type: int", ":noindex:")
-    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n")).markdown
-    return directive.group("args").strip(), body
+    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n"), nested=True).markdown
+    name = directive.group("args").split("(", 1)[0].strip()
+    return name or directive.group("args").strip(), body
 
 
 def _unknown_directive(message: Any) -> str:
@@ -426,14 +434,14 @@ def _unknown_directive(message: Any) -> str:
         rest = rest[1:]  # the directive's options
     source = textwrap.dedent("\n".join(rest)).strip("\n")
     if AUTODOC_OBJECT.match(name):
-        return autodoc_text(directive.group("args"), rst_to_markdown(source).markdown)
+        return autodoc_text(directive.group("args"), rst_to_markdown(source, nested=True).markdown)
     if CODE_DIRECTIVES.match(name):
         return f"```\n{source}\n```" if source.strip() else ""
     if name in TRANSPARENT_DIRECTIVES:
-        return rst_to_markdown(source).markdown
+        return rst_to_markdown(source, nested=True).markdown
     if SETTING_DIRECTIVES.match(name):
         return ""
-    body = rst_to_markdown(source).markdown
+    body = rst_to_markdown(source, nested=True).markdown
     args = directive.group("args").strip()
     label = DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
     if not body:

@@ -151,7 +151,7 @@ def _directive(name: str, args: str, body: str) -> str:
     """What a reader sees of one directive, by the reStructuredText reader's rules."""
     body = _without_options(body).strip("\n")
     if name == "eval-rst":
-        return rst_to_markdown(body).markdown
+        return rst_to_markdown(body, nested=True).markdown
     if CODE_DIRECTIVES.match(name) or name == "code-cell":
         language = args.split()[0] if args and name in ("code", "code-block", "sourcecode") else ""
         return f"```{language}\n{body}\n```" if body.strip() else ""
