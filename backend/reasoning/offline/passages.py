@@ -34,6 +34,7 @@ _METADATA: Final = re.compile(
     re.I,
 )
 _DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
+_NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 3
 _IMPORT: Final = re.compile(
@@ -140,6 +141,8 @@ def answerable(sentence: str) -> bool:
         return False
     if _DEFAULT_LINE.match(sentence):
         return True  # "Default: `False`" under the setting's name states its value
+    if _NAME_ONLY.match(sentence):
+        return False  # "`render_to_log_kwargs`": an API page's bare entry names, says nothing
     shown = plain(sentence)
     n = len(words(shown))
     if n < MIN_WORDS or n > MAX_WORDS:

@@ -216,3 +216,9 @@ def test_a_default_line_states_a_value_and_is_a_passage() -> None:
     assert answerable("Default: `False`")
     assert answerable("Default value: 31 days")
     assert not answerable("Author: Jane Doe")
+
+
+def test_a_bare_code_name_is_no_statement() -> None:
+    # An API page lists entries by name: "`render_to_log_kwargs`" alone says nothing.
+    assert not answerable("`render_to_log_kwargs`")
+    assert answerable("`render_to_log_kwargs`: Render the event dict as keyword arguments.")
