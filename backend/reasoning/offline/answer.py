@@ -104,6 +104,7 @@ SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scor
 SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 PARALLEL_SHARE: Final = 0.8  # a side's passage beside another side's is preferred this close
+YES_NO_COVERAGE: Final = 0.5  # a Yes/No lead needs a passage holding this much of the question
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
 NOTHING: Final = "The sources found do not contain a statement that answers the question"
@@ -170,7 +171,7 @@ def direct_answer(
         )
     lead = ""
     if asked.kind == "yes_no":
-        lead = _yes_or_no(plan.query, pick.best.passage.quote)
+        lead = _yes_or_no(plan.query, pick.best)
     first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True, terms=asked.terms)
     hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
     # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
@@ -283,7 +284,7 @@ def _passage_per_part(
         pick = choose(asked, view, sources, vectors)
         if pick.best is None:
             continue
-        lead = _yes_or_no(sq.text, pick.best.passage.quote) if asked.kind == "yes_no" else ""
+        lead = _yes_or_no(sq.text, pick.best) if asked.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
                 pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
@@ -370,7 +371,7 @@ def _passage_per_ask(
             continue
         if any(_overlaps(pick.best.passage, p.passage) for p in parts if p.passage is not None):
             continue
-        lead = _yes_or_no(ask.text, pick.best.passage.quote) if own.kind == "yes_no" else ""
+        lead = _yes_or_no(ask.text, pick.best) if own.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
                 pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
@@ -442,12 +443,15 @@ def _names(text: str, side: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(side.strip())}(?![\w])", text) is not None
 
 
-def _yes_or_no(question: str, passage: str) -> str:
-    """ "No:" when the passage denies what the question asks (or affirms what it denies); ''
-    for a choice between alternatives ("Are they UTC or local time?", "does the validator get
-    the string or the int?"), which neither word answers."""
-    if _EITHER_OR.search(question):
+def _yes_or_no(question: str, choice: Choice) -> str:
+    """ "No:" when the passage denies what the question asks (or affirms what it denies),
+    "Yes:" when it says it as asked; '' when the passage holds less than half of what is
+    asked (a "Yes" on a passage about something nearby is a claim nobody made) and for a
+    choice between alternatives ("Are they UTC or local time?", "does the validator get the
+    string or the int?"), which neither word answers."""
+    if _EITHER_OR.search(question) or choice.coverage < YES_NO_COVERAGE:
         return ""
+    passage = choice.passage.quote
     asked = re.sub(r"\bor not\b", "", question, flags=re.I)  # "Is it set or not?" is no denial
     return "No:" if has_negation(passage) != has_negation(asked) else "Yes:"
 
