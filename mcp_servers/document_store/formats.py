@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_servers.document_store.tables import row_items
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _ESM = re.compile(r"^(?:import|export)\s")
 _STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`""")
@@ -329,6 +331,8 @@ def _inline_text(node: Any) -> str:
             parts.append(f"`{child.astext()}`")
         elif isinstance(child, nodes.problematic):
             parts.append(role_text(child.astext()))
+        elif isinstance(child, nodes.system_message):
+            continue  # docutils' own note ("Unknown interpreted text role …"), not the text
         elif isinstance(child, nodes.Element):
             parts.append(_inline_text(child))
     return "".join(parts)
@@ -367,13 +371,24 @@ def _list(node: Any, fields: dict[str, str]) -> str:
 
 
 def _table(node: Any) -> str:
+    """A table as list items, one per body row, each cell after its column's header
+    (``tables.row_items``); a table without a header row has unlabelled cells."""
     from docutils import nodes
 
-    rows = []
-    for row in node.findall(nodes.row):
-        cells = [" ".join(_inline(block) for block in entry.children) for entry in row.children]
-        rows.append(" | ".join(cells))
-    return "\n".join(rows)
+    def cells(row: Any) -> list[str]:
+        return [
+            " ".join(
+                _inline(block)
+                for block in entry.children
+                if not isinstance(block, nodes.system_message)
+            )
+            for entry in row.children
+        ]
+
+    head = [cells(r) for t in node.findall(nodes.thead) for r in t.findall(nodes.row)]
+    body = [cells(r) for t in node.findall(nodes.tbody) for r in t.findall(nodes.row)]
+    width = max((len(r) for r in head + body), default=0)
+    return row_items(head[0] if head else [""] * width, body)
 
 
 def _read_docinfo(node: Any, fields: dict[str, str]) -> None:

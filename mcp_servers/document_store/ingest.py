@@ -30,6 +30,7 @@ from mcp_servers.document_store.formats import (
 )
 from mcp_servers.document_store.mkdocs import mkdocs_to_markdown
 from mcp_servers.document_store.myst import myst_to_markdown
+from mcp_servers.document_store.tables import markdown_tables
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
@@ -244,7 +245,7 @@ def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
     meta, text = _front_matter(_decode(data, name).replace("\r\n", "\n"))
     if Path(name).suffix.lower() == ".mdx":
         text = mdx_to_markdown(text)
-    text = mkdocs_to_markdown(myst_to_markdown(text))
+    text = markdown_tables(mkdocs_to_markdown(myst_to_markdown(text)))
     title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
     date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
     return [

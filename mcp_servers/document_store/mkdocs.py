@@ -9,7 +9,8 @@ makes its text a stranger to the section it sits in. A heading with an attribute
 admonition or a tab becomes its label and its body ("Tip: …", "Dynamic: …", as the
 reStructuredText reader writes a label), de-indented, nested ones too; a heading loses its
 attribute list and closing hashes; snippet includes (``--8<--``) and abbreviation
-definitions (``*[HTML]: …``) leave nothing. Plain Markdown passes through unchanged.
+definitions (``*[HTML]: …``) leave nothing; inline code's highlighting prefix
+(`` `#!python False` ``) is dropped. Plain Markdown passes through unchanged.
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ _CLOSING_HASHES: Final = re.compile(r"^(?P<head>#{1,6}[ \t]+.*?\S)[ \t]+#+[ \t]*
 _SNIPPET: Final = re.compile(r"^[ \t]*-{2}8<-{2}")
 _ABBREVIATION: Final = re.compile(r"^\*\[[^\]]+\]:")
 _FENCE: Final = re.compile(r"^[ \t]*(?:`{3,}|~{3,})")
+_INLINE_HIGHLIGHT: Final = re.compile(r"`#!\w+[ \t]+")
 BODY_INDENT: Final = 4
 
 
 def mkdocs_to_markdown(text: str) -> str:
     """The text with MkDocs' block extensions written as plain Markdown."""
+    text = _INLINE_HIGHLIGHT.sub("`", text)  # `#!python False` shows as `False`
     if not any(marker in text for marker in ("!!!", "???", "===", "{:", "{#", "--8<--", "*[")):
         return text
     return "\n".join(_convert(text.split("\n")))
