@@ -73,7 +73,7 @@ DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
 WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
-LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (2 for a list question)
+LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (as 1 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HOP_BONUS: Final = 0.05
 TYPED_NAME_BONUS: Final = 0.06
@@ -325,8 +325,9 @@ def _score(
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
     if column == 0 and names_wanted_type(asked, passage.quote, asked_question):
         score += TYPED_NAME_BONUS  # "which logger" answered by a name ending in "Logger"
-    if passage.is_list or passage.is_defaults:  # one unit however many items: for a list
-        score -= WINDOW_PENALTY * (1 if asked.kind == "list" else LIST_WINDOWS)
+    if passage.is_list or passage.is_defaults:  # one unit however many items: the answer
+        # to a list question as it stands; elsewhere it weighs as its lead-in and two more
+        score -= 0.0 if asked.kind == "list" else WINDOW_PENALTY * LIST_WINDOWS
     else:
         score -= window_penalty(passage.sentences, cov, terms, context, idf, focus, passage.section)
     opening = words(passage.sentences[0])[:1]

@@ -7,7 +7,9 @@ import pytest
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.pick import (
+    LIST_WINDOWS,
     WINDOW_PENALTY,
+    Choice,
     choose,
     coverage,
     denies,
@@ -457,3 +459,24 @@ def test_a_sentence_is_compared_with_the_question_under_its_heading() -> None:
     )
     untitled = source("S2", "Sending files", "It streams the file.")
     assert under_heading(untitled, "It streams the file.") == "Sending files: It streams the file."
+
+
+async def test_a_list_answers_a_list_question_as_one_unit_without_a_window_penalty(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Routing", CONVERTORS)]
+    asked_list = await _pick(
+        engine, "Which path parameter convertors does the router support?", sources
+    )
+    not_list = await _pick(
+        engine, "What does the router do with path parameter convertors?", sources
+    )
+    assert asked_list.ranked is not None and not_list.ranked is not None
+    as_list = next(c for c in asked_list.ranked if c.passage.is_list)
+    again = next(c for c in not_list.ranked if c.passage.quote == as_list.passage.quote)
+
+    def rest(choice: Choice) -> float:  # the score beyond similarity, coverage and cue
+        return choice.score - 0.40 * choice.similarity - 0.35 * choice.coverage - 0.20 * choice.cue
+
+    # Asked for a list, the list pays nothing for its length; asked otherwise, it does.
+    assert rest(as_list) - rest(again) == pytest.approx(WINDOW_PENALTY * LIST_WINDOWS, abs=1e-3)
