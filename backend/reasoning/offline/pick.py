@@ -81,15 +81,22 @@ COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the que
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
 COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
 COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
-_DENIAL: Final = re.compile(
+# Saying it cannot be done, or is not there: "does not support", "is not possible", "there is
+# no …".
+_CANNOT_BE: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
     r"take|accept|offer|include|permit|enable|recogni[sz]e|understand|attempt|auto\w*|"
     r"automatically|do so)\b"
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
-    r"|no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|deprecated|"
-    r"retired|discontinued)|\bdeprecated\b|there (?:is|are) no\b|\bnever (?:supported|existed)"
-    r"|\bunsupported\b"
+    r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
+    re.I,
+)
+# Saying it is gone: removed, dropped, deprecated, no longer there. This is said of a named
+# thing ("`UJSONResponse` was removed"), and denies a question only about that thing.
+_GONE: Final = re.compile(
+    r"\b(?:no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|"
+    r"deprecated|retired|discontinued)|\bdeprecated\b"
     r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s)",
     re.I,
 )
@@ -107,13 +114,18 @@ _CONDITION: Final = re.compile(
 _OPENS_WITH_CONDITION: Final = re.compile(r"^\W*(?:if|unless|when|whenever|once|in case)\b", re.I)
 
 
-def denies(sentence: str) -> bool:
-    """Does the sentence say something is not supported, removed or absent (outside a
-    condition)?"""
+def denies(sentence: str, gone: bool = True) -> bool:
+    """Does the sentence say something is not supported or absent (outside a condition), or,
+    with ``gone``, that it was removed or deprecated?"""
     sentence = plain(sentence)  # "it will *not* do so", "does **not** support"
     if _OPENS_WITH_CONDITION.match(sentence):
         return False
-    return any(not _CONDITION.search(sentence[: m.start()]) for m in _DENIAL.finditer(sentence))
+    patterns = (_CANNOT_BE, _GONE) if gone else (_CANNOT_BE,)
+    return any(
+        not _CONDITION.search(sentence[: m.start()])
+        for pattern in patterns
+        for m in pattern.finditer(sentence)
+    )
 
 
 _ASKS_ABOUT_CHANGE: Final = re.compile(
@@ -414,6 +426,8 @@ def names_code(text: str, name: str) -> bool:
     if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", lowered):
         return True
     member = name.rsplit(".", 1)[-1]
+    if len(member) <= 3:
+        return False  # "Node.js" and "require.js" share a suffix, not a member
     if member != name and re.search(rf"\w\.{re.escape(member)}(?!\w)", lowered):
         return True
     code = rf"`{re.escape(member)}(?:\(\))?`|(?<![\w]){re.escape(member)}\("
@@ -460,7 +474,7 @@ def _denial(
     removed, for a question that takes it for granted."""
     if asked.kind in ("yes_no", "why", "comparison", "list") or has_negation(question):
         return None
-    if _DENIAL.search(question) or _ASKS_ABOUT_CHANGE.search(question):
+    if _CANNOT_BE.search(question) or _GONE.search(question) or _ASKS_ABOUT_CHANGE.search(question):
         return None  # "When was X removed?" asks about the removal itself
     known = [t for t in dict.fromkeys(asked.terms) if stem(t.lower()) in idf]
     if len(known) < 2:
@@ -477,7 +491,7 @@ def _denial(
         if (
             choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
-            and denies(passage.quote)
+            and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
         ):
             return choice
         if choice.coverage < DENIAL_COVERAGE:

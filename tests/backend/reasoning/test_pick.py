@@ -191,6 +191,7 @@ def test_identifiers_are_code_names_not_surnames() -> None:
         ("click.argument does not take a `help` parameter.", "click.argument", True),
         ("Each argument is positional.", "click.argument", False),  # a plain word
         ("Set `max_age` to a number of seconds.", "max_age", True),
+        ("Remove dependency on require.js (#1218).", "Node.js", False),  # a suffix, no member
     ],
 )
 def test_a_code_name_is_named_as_code_not_as_a_plain_word(
@@ -480,3 +481,24 @@ async def test_a_list_answers_a_list_question_as_one_unit_without_a_window_penal
 
     # Asked for a list, the list pays nothing for its length; asked otherwise, it does.
     assert rest(as_list) - rest(again) == pytest.approx(WINDOW_PENALTY * LIST_WINDOWS, abs=1e-3)
+
+
+async def test_the_nearest_sentence_saying_something_was_removed_denies_nothing_unnamed(
+    engine: OfflineEngine,
+) -> None:
+    # "was removed" is said of a named thing; near in meaning, it denies nothing else.
+    text = (
+        "The previously built-in search functionality has been removed and wrapped in a "
+        "plugin with no changes in behavior.\n\n"
+        "By default searches shorter than 3 chars in length are ignored."
+    )
+    plugins = (  # the corpus speaks of search and plugins everywhere
+        "The search plugin builds an index of every page.\n\nEach plugin has its own "
+        "settings.\n\nA plugin may add a search box to the theme.\n\nPlugins are listed in "
+        "the plugins setting, and the search plugin is one of them."
+    )
+    question = "What is the shortest search term the search plugin accepts by default?"
+    sources = [source("S1", "Release notes", text), source("S2", "Plugins", plugins)]
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is None
+    assert denies(text.split("\n\n")[0]) and not denies(text.split("\n\n")[0], gone=False)
