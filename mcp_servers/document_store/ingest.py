@@ -28,6 +28,7 @@ from mcp_servers.document_store.formats import (
     mdx_to_markdown,
     rst_to_markdown,
 )
+from mcp_servers.document_store.links import reference_links
 from mcp_servers.document_store.mkdocs import mkdocs_to_markdown
 from mcp_servers.document_store.myst import myst_to_markdown
 from mcp_servers.document_store.tables import markdown_tables
@@ -245,7 +246,7 @@ def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
     meta, text = _front_matter(_decode(data, name).replace("\r\n", "\n"))
     if Path(name).suffix.lower() == ".mdx":
         text = mdx_to_markdown(text)
-    text = markdown_tables(mkdocs_to_markdown(myst_to_markdown(text)))
+    text = reference_links(markdown_tables(mkdocs_to_markdown(myst_to_markdown(text))))
     title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
     date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
     return [

@@ -269,7 +269,8 @@ def _spans(text: str) -> tuple[str, ...]:
             ):
                 start += 1
             if start < j:
-                span = sentence[tokens[start][1] : tokens[j - 1][2]].rstrip(".")
+                # A name wrapped over two lines is one name: "GitHub\nPages" is "GitHub Pages".
+                span = " ".join(sentence[tokens[start][1] : tokens[j - 1][2]].split()).rstrip(".")
                 span = re.sub(r"['’]s$", "", span)
                 if span not in spans and len(span) > 1 and not span.isdigit():
                     spans.append(span)

@@ -79,3 +79,7 @@ def test_each_long_table_cell_is_read_on_its_own_and_code_fences_are_skipped() -
 def test_a_case_name_with_v_is_one_sentence() -> None:
     question = "Which case came first, Craig v. Boren or United States v. Paramount Pictures?"
     assert split_sentences(question) == [question]
+
+
+def test_a_name_wrapped_over_two_lines_is_one_name_on_one_line() -> None:
+    assert "GitHub Pages" in capitalised_spans("You deploy it to GitHub\nPages with one command.")
