@@ -34,7 +34,7 @@ from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import Passage, shown_for
 from backend.reasoning.offline.pick import Choice, Pick, choose, complement
 from backend.reasoning.offline.polarity import has_negation
-from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse
+from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse, needs_value
 from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
     capitalised_spans,
@@ -177,7 +177,7 @@ def direct_answer(
     # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
     # and a passage sharing the question's words there is noise ("… a command line tool that
     # resembles a version control system" after the `--version` recipe).
-    if hop is None and asked.kind != "yes_no" and not asked.how_to:
+    if hop is None and wants_complement(asked, plan, pick.best):
         hop = complement(asked, pick)
     if hop is not None:
         second = _passage_answer(hop, claims, verdicts, lead=hop_label(hop), found=True)
@@ -188,6 +188,16 @@ def direct_answer(
             basis=second.basis,
         )
     return first
+
+
+def wants_complement(asked: Asked, plan: Plan, best: Choice) -> bool:
+    """May another document's passage join the answer for what the best one leaves out?
+    Not for a yes/no question or steps to take, and not when a value was asked for and the
+    best passage holds it ("default: `'127.0.0.1:8000'`"), unless the question is a chain
+    (the value may be the first link's)."""
+    if asked.kind == "yes_no" or asked.how_to:
+        return False
+    return not (needs_value(asked) and best.cue and plan.kind != "multi_hop")
 
 
 def hop_label(hop: Choice) -> str:

@@ -186,6 +186,10 @@ def passages(source: Source) -> list[Passage]:
                 break
             if nxt.item != first.item:
                 break
+            # The text joins a document's chunks without their headings: a window stays in
+            # its section ("default: `edit/master/docs/`" ends one option's entry).
+            if source.chunks and section_of(source, nxt.text) != section_of(source, first.text):
+                break
             window.append(nxt)
         for size in range(1, len(window) + 1):
             members = window[:size]

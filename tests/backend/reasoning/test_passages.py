@@ -222,3 +222,16 @@ def test_a_bare_code_name_is_no_statement() -> None:
     # An API page lists entries by name: "`render_to_log_kwargs`" alone says nothing.
     assert not answerable("`render_to_log_kwargs`")
     assert answerable("`render_to_log_kwargs`: Render the event dict as keyword arguments.")
+
+
+def test_a_window_stays_in_its_section_though_the_text_joins_the_chunks() -> None:
+    # A document's text joins its retrieved chunks without their headings.
+    entry = "The edit link uses the repository's edit path.\n\ndefault: `edit/master/docs/`"
+    branch = "Set the remote branch to commit to when deploying.\n\ndefault: `gh-pages`"
+    doc = source("S1", "Configuration", f"{entry}\n\n{branch}")
+    doc.chunks = [entry, branch]
+    doc.chunk_sections = ["edit_uri", "remote_branch"]
+    found = passages(doc)
+    assert found
+    for passage in found:
+        assert not ("edit/master" in passage.quote and "remote branch" in passage.quote)

@@ -494,3 +494,32 @@ async def test_a_passage_setting_the_compared_things_against_each_other_answers(
     answer = report.markdown.split("\n\n")[1]
     assert answer.startswith("`Converter` differs from the `BaseConverter` in the following ways:")
     assert "faster every subsequent time" in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "cue", "wanted"),
+    [
+        # a value asked for and held by the best passage needs nothing beside it
+        ("Which port does the server listen on by default?", "simple", True, False),
+        # ... unless the question is a chain: the value may be the first link's
+        ("When was the director of Inception born?", "multi_hop", True, True),
+        # a value not found yet: another document may hold it
+        ("Which port does the server listen on by default?", "simple", False, True),
+        # steps and yes/no questions take no second document's passage
+        ("How do I change the port?", "simple", True, False),
+        ("Does the server listen on IPv6?", "simple", True, False),
+    ],
+)
+def test_a_complement_joins_only_where_the_best_passage_leaves_the_ask_open(
+    question: str, kind: str, cue: bool, wanted: bool
+) -> None:
+    from backend.reasoning.models import Plan
+    from backend.reasoning.offline.answer import wants_complement
+    from backend.reasoning.offline.passages import passages
+    from backend.reasoning.offline.pick import Choice
+    from backend.reasoning.offline.question import analyse
+
+    (found,) = passages(source("S1", "Server", "The server listens on port 8000 by default."))
+    plan = Plan(query=question, kind=kind, sub_queries=[], key_terms=[], entities=[])
+    best = Choice(found, 0.6, 0.6, 0.5, cue)
+    assert wants_complement(analyse(question), plan, best) is wanted
