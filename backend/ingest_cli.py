@@ -42,12 +42,21 @@ class Tally:
 
 
 class Rate:
-    """Files per second so far and the time the rest should take at that pace."""
+    """Files per second so far and the time the rest should take at that pace. Given the
+    files' sizes (in the order they are sent), the time left follows the bytes still to go:
+    files differ a hundredfold in size, so a large one early made the count of files a poor
+    guide (a new user saw "about 43 s left" grow to "4 min 15 s" on file 2 of 19)."""
 
-    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        total: int,
+        clock: Callable[[], float] = time.monotonic,
+        sizes: list[int] | None = None,
+    ):
         self.total = total
         self.clock = clock
         self.start = clock()
+        self.sizes = sizes if sizes is not None and len(sizes) == total else None
 
     def figures(self, done: int) -> str:
         elapsed = self.clock() - self.start
@@ -55,10 +64,16 @@ class Rate:
         if done >= self.total:
             left = "done"
         elif rate:
-            left = f"about {duration((self.total - done) / rate)} left"
+            left = f"about {duration(self._seconds_left(done, elapsed))} left"
         else:
             left = "time left not known yet"
         return f"{rate:.1f} files/s · {left}"
+
+    def _seconds_left(self, done: int, elapsed: float) -> float:
+        if self.sizes is None or sum(self.sizes[:done]) <= 0:
+            return (self.total - done) * elapsed / done
+        sent = sum(self.sizes[:done])
+        return (sum(self.sizes) - sent) * elapsed / sent
 
     def line(self, done: int) -> str:
         return f"ingesting: {done}/{self.total} files · {self.figures(done)}"
@@ -99,9 +114,11 @@ class PlainProgress:
 
 
 @contextlib.asynccontextmanager
-async def _progress(console: Console, total: int, every: float) -> AsyncIterator[Any]:
+async def _progress(
+    console: Console, total: int, every: float, sizes: list[int] | None = None
+) -> AsyncIterator[Any]:
     """A callable (done, name) that shows progress: a live bar on a terminal, else lines."""
-    rate = Rate(total)
+    rate = Rate(total, sizes=sizes)
     if console.is_terminal:
         with Progress(
             TextColumn("{task.description}"),
@@ -163,7 +180,7 @@ async def ingest_command(
     tally = Tally(files=len(found.files))
     async with (
         MCPHub(docs_only(settings), servers=["docs"]) as hub,
-        _progress(err, len(found.files), progress_every) as show,
+        _progress(err, len(found.files), progress_every, _sizes(found.files)) as show,
     ):
         for file in found.files:
             show(tally.done, file.relative_path)  # the file being sent, by name
@@ -175,6 +192,17 @@ async def ingest_command(
     for empty in tally.empty:
         err.print(f"[yellow]nothing indexed[/] {escape(empty)}", highlight=False, soft_wrap=True)
     return 1 if tally.failures else 0
+
+
+def _sizes(files: list[FoundFile]) -> list[int]:
+    """Each file's size in bytes (0 for one that cannot be read now: its send will say why)."""
+    sizes = []
+    for file in files:
+        try:
+            sizes.append(file.path.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    return sizes
 
 
 async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> None:

@@ -46,3 +46,12 @@ def test_plain_progress_writes_a_line_only_once_its_interval_has_passed() -> Non
     assert buffer.getvalue().splitlines() == [
         "ingesting: 5/10 files · 1.0 files/s · about 5 s left",
     ]
+
+
+def test_the_time_left_follows_the_bytes_still_to_go_when_sizes_are_known() -> None:
+    clock = Clock()
+    # One large file first, then nine small ones: 10 s for the first tenth of the files is
+    # nine tenths of the bytes, so about 1 s is left, not 90 s.
+    rate = Rate(total=10, clock=clock, sizes=[900, *([11] * 9)])
+    clock.now += 10.0
+    assert rate.figures(1) == "0.1 files/s · about 1 s left"
