@@ -104,7 +104,8 @@ SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scor
 SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 PARALLEL_SHARE: Final = 0.8  # a side's passage beside another side's is preferred this close
-YES_NO_COVERAGE: Final = 0.5  # a Yes/No lead needs a passage holding this much of the question
+YES_NO_COVERAGE: Final = 0.5  # a Yes/No lead, or a value taken as answered, needs a passage
+# holding this much of the question
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
 DENIED: Final = "The sources contradict the question's premise:"
 NOTHING: Final = "The sources found do not contain a statement that answers the question"
@@ -193,11 +194,13 @@ def direct_answer(
 def wants_complement(asked: Asked, plan: Plan, best: Choice) -> bool:
     """May another document's passage join the answer for what the best one leaves out?
     Not for a yes/no question or steps to take, and not when a value was asked for and the
-    best passage holds it ("default: `'127.0.0.1:8000'`"), unless the question is a chain
-    (the value may be the first link's)."""
+    best passage holds it with at least half of what is asked ("default: `'127.0.0.1:8000'`"
+    under `dev_addr`), unless the question is a chain (the value may be the first link's:
+    "T-Bolan … debuted in 1991" leaves the English band's year to another document)."""
     if asked.kind == "yes_no" or asked.how_to:
         return False
-    return not (needs_value(asked) and best.cue and plan.kind != "multi_hop")
+    answered = needs_value(asked) and best.cue and best.coverage >= YES_NO_COVERAGE
+    return not (answered and plan.kind != "multi_hop")
 
 
 def hop_label(hop: Choice) -> str:

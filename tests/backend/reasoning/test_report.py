@@ -497,21 +497,23 @@ async def test_a_passage_setting_the_compared_things_against_each_other_answers(
 
 
 @pytest.mark.parametrize(
-    ("question", "kind", "cue", "wanted"),
+    ("question", "kind", "cue", "coverage", "wanted"),
     [
-        # a value asked for and held by the best passage needs nothing beside it
-        ("Which port does the server listen on by default?", "simple", True, False),
+        # a value asked for and held by a passage holding half the question: nothing beside it
+        ("Which port does the server listen on by default?", "simple", True, 0.6, False),
         # ... unless the question is a chain: the value may be the first link's
-        ("When was the director of Inception born?", "multi_hop", True, True),
+        ("When was the director of Inception born?", "multi_hop", True, 0.6, True),
+        # ... or the passage holds little of the question: the value may be another thing's
+        ("Which port does the server listen on by default?", "simple", True, 0.3, True),
         # a value not found yet: another document may hold it
-        ("Which port does the server listen on by default?", "simple", False, True),
+        ("Which port does the server listen on by default?", "simple", False, 0.6, True),
         # steps and yes/no questions take no second document's passage
-        ("How do I change the port?", "simple", True, False),
-        ("Does the server listen on IPv6?", "simple", True, False),
+        ("How do I change the port?", "simple", True, 0.6, False),
+        ("Does the server listen on IPv6?", "simple", True, 0.6, False),
     ],
 )
 def test_a_complement_joins_only_where_the_best_passage_leaves_the_ask_open(
-    question: str, kind: str, cue: bool, wanted: bool
+    question: str, kind: str, cue: bool, coverage: float, wanted: bool
 ) -> None:
     from backend.reasoning.models import Plan
     from backend.reasoning.offline.answer import wants_complement
@@ -521,5 +523,5 @@ def test_a_complement_joins_only_where_the_best_passage_leaves_the_ask_open(
 
     (found,) = passages(source("S1", "Server", "The server listens on port 8000 by default."))
     plan = Plan(query=question, kind=kind, sub_queries=[], key_terms=[], entities=[])
-    best = Choice(found, 0.6, 0.6, 0.5, cue)
+    best = Choice(found, 0.6, 0.6, coverage, cue)
     assert wants_complement(analyse(question), plan, best) is wanted
