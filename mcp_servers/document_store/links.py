@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from mcp_servers.document_store.fences import code_lines
+
 _DEFINITION: Final = re.compile(r"^ {0,3}\[(?P<label>[^\]^][^\]]*)\]:[ \t]*\S.*$")
 _REFERENCE: Final = re.compile(
     r"(?<![!\]\\])\[(?P<text>[^\]\[]+)\](?:\[(?P<label>[^\]]*)\])?(?![(:\[])"
 )
-_FENCE: Final = re.compile(r"^\s*(?:`{3,}|~{3,})")
 _CODE_SPAN: Final = re.compile(r"(`+)(?:.+?)\1")
 
 
@@ -32,12 +33,10 @@ def reference_links(text: str) -> str:
     if "]:" not in text:
         return text
     lines = text.split("\n")
+    code = code_lines(lines)
     defined: set[str] = set()
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and (match := _DEFINITION.match(line)):
+    for line, is_code in zip(lines, code, strict=True):
+        if not is_code and (match := _DEFINITION.match(line)):
             defined.add(_key(match.group("label")))
     if not defined:
         return text
@@ -48,13 +47,8 @@ def reference_links(text: str) -> str:
         return match.group("text") if key in defined else match.group(0)
 
     out: list[str] = []
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            out.append(line)
-            continue
-        if in_fence:
+    for line, is_code in zip(lines, code, strict=True):
+        if is_code:
             out.append(line)
             continue
         definition = _DEFINITION.match(line)
@@ -63,10 +57,10 @@ def reference_links(text: str) -> str:
         # Code spans keep their brackets: split them out, rewrite the rest.
         pieces: list[str] = []
         last = 0
-        for code in _CODE_SPAN.finditer(line):
-            pieces.append(_REFERENCE.sub(link, line[last : code.start()]))
-            pieces.append(code.group(0))
-            last = code.end()
+        for span in _CODE_SPAN.finditer(line):
+            pieces.append(_REFERENCE.sub(link, line[last : span.start()]))
+            pieces.append(span.group(0))
+            last = span.end()
         pieces.append(_REFERENCE.sub(link, line[last:]))
         out.append("".join(pieces))
     return "\n".join(out)

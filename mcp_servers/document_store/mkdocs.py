@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from mcp_servers.document_store.fences import FENCE, code_lines
+
 _BLOCK: Final = re.compile(
     r"^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?|===\+?)[ \t]*(?P<kind>[\w-]+)?[ \t]*"
     r'(?:"(?P<title>[^"]*)")?[ \t]*$'
@@ -28,7 +30,6 @@ _HEADING_ATTRIBUTES: Final = re.compile(
 _CLOSING_HASHES: Final = re.compile(r"^(?P<head>#{1,6}[ \t]+.*?\S)[ \t]+#+[ \t]*$")
 _SNIPPET: Final = re.compile(r"^[ \t]*-{2}8<-{2}")
 _ABBREVIATION: Final = re.compile(r"^\*\[[^\]]+\]:")
-_FENCE: Final = re.compile(r"^[ \t]*(?:`{3,}|~{3,})")
 _INLINE_HIGHLIGHT: Final = re.compile(r"`#!\w+[ \t]+")
 BODY_INDENT: Final = 4
 
@@ -43,18 +44,16 @@ def mkdocs_to_markdown(text: str) -> str:
 
 def _convert(lines: list[str]) -> list[str]:
     out: list[str] = []
-    in_fence = False
+    code = code_lines(lines)  # a block's body holds its fences in pairs: the flags stay true
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        block = None if in_fence else _BLOCK.match(line)
+        block = None if code[i] else _BLOCK.match(line)
         if block is None:
-            if not in_fence and (_SNIPPET.match(line) or _ABBREVIATION.match(line)):
+            if not code[i] and (_SNIPPET.match(line) or _ABBREVIATION.match(line)):
                 i += 1
                 continue
-            out.append(line if in_fence else _heading(line))
+            out.append(line if code[i] else _heading(line))
             i += 1
             continue
         indent = len(block.group("indent").expandtabs(4))
@@ -108,11 +107,8 @@ def _paragraphs(lines: list[str]) -> list[str]:
     """Blocks separated by blank lines outside code fences; a fence stays one block."""
     blocks: list[str] = []
     current: list[str] = []
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        if not line.strip() and not in_fence:
+    for line, is_code in zip(lines, code_lines(lines), strict=True):
+        if not line.strip() and not is_code:
             if current:
                 blocks.append("\n".join(current))
                 current = []
@@ -127,7 +123,7 @@ def _paragraphs(lines: list[str]) -> list[str]:
 
 def _keeps_lines(block: str) -> bool:
     first = block.lstrip()
-    return bool(_FENCE.match(block) or re.match(r"(?:[-*+]|\d+\.)\s|\||#|>", first))
+    return bool(FENCE.match(block) or re.match(r"(?:[-*+]|\d+\.)\s|\||#|>", first))
 
 
 def _heading(line: str) -> str:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from mcp_servers.document_store.fences import code_lines
+
 _ROW: Final = re.compile(r"^\s*\|?(.+\|.*?)\|?\s*$")
 _SEPARATOR: Final = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_FENCE: Final = re.compile(r"^\s*(?:`{3,}|~{3,})")
 _BREAK: Final = re.compile(r"(?:\s*<br\s*/?>\s*)+", re.I)  # a line break inside a cell
 _DESCRIBING: Final = frozenset(
     {
@@ -69,15 +70,13 @@ def markdown_tables(text: str) -> str:
     if "|" not in text:
         return text
     lines = text.split("\n")
+    code = code_lines(lines)
     out: list[str] = []
-    in_fence = False
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
-            in_fence = not in_fence
         starts_table = (
-            not in_fence
+            not code[i]
             and i + 1 < len(lines)
             and "|" in line
             and _ROW.match(line) is not None
