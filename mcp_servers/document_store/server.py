@@ -299,7 +299,8 @@ def create_server(
         ] = None,
     ) -> IngestFileResult:
         """Add a file: Markdown or MDX, reStructuredText, text, HTML, PDF, Word (.docx), or
-        JSON lines (one document a line)."""
+        JSON lines (one document a line). A file that holds something, but no text to
+        search (an include line only), adds no document."""
         if (data_base64 is None) == (path is None):
             raise ToolError("give exactly one of data_base64 or path")
         _checked(validation.filename, Path(filename).name)
@@ -318,9 +319,12 @@ def create_server(
             docs = load_bytes(data, filename, source)
             for doc in docs:
                 doc.metadata["relative_path"] = shown
-            if not any(doc.content.strip() for doc in docs):
+            kept = [doc for doc in docs if doc.content.strip()]
+            if not kept and not data.strip():
                 raise IngestError(f"{filename} holds no document (no text was found in it)")
-            results = lazy.get().ingest(docs)
+            # A file with something in it but no text to search (an include line only, a page
+            # of directives) adds nothing; the caller names it ("nothing indexed").
+            results = lazy.get().ingest(kept) if kept else []
         except IngestError as exc:
             raise ToolError(str(exc)) from exc
         return IngestFileResult(filename=filename, documents=results)

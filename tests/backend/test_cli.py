@@ -210,3 +210,14 @@ def test_data_dir_option_chooses_the_store_like_the_environment_variable(
     assert json.loads(found.stdout)["results"][0]["relative_path"] == "deep/glaciers.txt"
     empty = marsa("search", "glaciers", "--json", data_dir=default)
     assert json.loads(empty.stdout)["results"] == []
+
+
+def test_ingest_names_a_markdown_file_that_only_includes_another(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "contributing.md").write_text('--8<-- "CONTRIBUTING.md"\n')
+    (folder / "guide.md").write_text("# Guide\n\nConverters structure and unstructure data.\n")
+    result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.rstrip().endswith("0 failed, 1 with no text")
+    assert f"nothing indexed {folder / 'contributing.md'}" in result.stderr
