@@ -141,7 +141,9 @@ def direct_answer(
         and (both := _comparing_passage(asked, plan, sources, vectors)) is not None
     ):
         chosen, found = both
-        return _passage_answer(chosen, claims, verdicts, lead="", found=found, terms=asked.terms)
+        return _passage_answer(
+            chosen, claims, verdicts, lead="", found=found, terms=asked.terms, quoted=asked.quoted
+        )
     if (
         plan.kind == "comparison"
         and not _YES_NO.match(plan.query)
@@ -173,7 +175,9 @@ def direct_answer(
     lead = ""
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best)
-    first = _passage_answer(pick.best, claims, verdicts, lead=lead, found=True, terms=asked.terms)
+    first = _passage_answer(
+        pick.best, claims, verdicts, lead=lead, found=True, terms=asked.terms, quoted=asked.quoted
+    )
     hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
     # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
     # and a passage sharing the question's words there is noise ("… a command line tool that
@@ -481,6 +485,7 @@ def _passage_answer(
     lead: str,
     found: bool,
     terms: list[str] | None = None,
+    quoted: tuple[str, ...] = (),
 ) -> Answer:
     passage = choice.passage
     basis = {
@@ -494,7 +499,7 @@ def _passage_answer(
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
     return Answer(
-        shown_for(passage, terms or []),
+        shown_for(passage, terms or [], quoted),
         backing,
         unconfirmed=unconfirmed,
         passage=passage,

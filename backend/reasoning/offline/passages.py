@@ -215,8 +215,13 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     if match is None:
         return None
     lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
-    if lines and lines[0].startswith(">>>"):  # a doctest: its code, not its printed output
-        lines = [_PROMPT.sub("", ln, count=1).strip() for ln in lines if _PROMPT.match(ln)]
+    if lines and lines[0].startswith(">>>"):  # a doctest: its code, not its printed output,
+        # but for the exception an input raises ("ValueError: Cannot convert value to bool")
+        lines = [
+            _PROMPT.sub("", ln, count=1).strip() if _PROMPT.match(ln) else ln
+            for ln in lines
+            if _PROMPT.match(ln) or _RAISED.match(ln)
+        ]
         lines = [ln for ln in lines if ln]
     lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
@@ -253,6 +258,9 @@ def _defaults_passage(source: Source, lead: _Sentence, i: int) -> list[Passage]:
 
 _KEY_STATEMENT: Final = re.compile(r"^(?:raise|yield|await)\b")
 _PROMPT: Final = re.compile(r"^(?:>>>|\.\.\.)(?:\s|$)")
+# A doctest's report of an exception: "ValueError: x must be at least 0.",
+# "attrs.exceptions.FrozenInstanceError: can't set attribute".
+_RAISED: Final = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)\b(?::|$)")
 
 
 def _without_docstrings(lines: list[str]) -> list[str]:
@@ -320,7 +328,7 @@ def _show_code(lines: list[str]) -> str:
     return " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
 
 
-def shown_for(passage: Passage, terms: list[str]) -> str:
+def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) -> str:
     """What a reader sees of a code passage for this question: its lead-in with the first
     code line and the lines that hold the most of the question's words ("… drop the password
     during asdict?" shows ``filter=lambda attr, value: attr.name != "password"``, not the
@@ -329,15 +337,21 @@ def shown_for(passage: Passage, terms: list[str]) -> str:
         return passage.text
     wanted = part_stems(" ".join(terms))
 
-    def held(line: str) -> int:
-        return len(wanted & part_stems(line))
+    def held(line: str) -> int:  # a literal the question quotes outweighs its words
+        return len(wanted & part_stems(line)) + 10 * any(q in line for q in quoted)
 
     counts = [held(ln) for ln in passage.code]
+    # On a tie the later line: an example defines first and calls after.
+    best = sorted(range(1, len(passage.code)), key=lambda k: (-counts[k], -k))
+    raised = best[0] + 1
+    if counts[best[0]] >= 10 and raised < len(passage.code) and _RAISED.match(passage.code[raised]):
+        # The quoted input of a doctest shows with the exception it raises (">>> C("norway")"
+        # … "ValueError: Cannot convert value to bool: norway").
+        keep = sorted({0, best[0], raised})
+        return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
     default = _key_lines(list(passage.code))
     if max(counts[1:]) <= max((held(ln) for ln in default[1:]), default=0):
         return passage.text  # the usual excerpt shows the best lines already
-    # On a tie the later line: an example defines first and calls after.
-    best = sorted(range(1, len(passage.code)), key=lambda k: (-counts[k], -k))
     keep = sorted({0, *best[: MAX_CODE_LINES - 1]})
     return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
 

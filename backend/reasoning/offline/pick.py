@@ -231,11 +231,17 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     # Code is an answer to "how do I …"; elsewhere an example says less than its prose.
     # The default setup spelled out in code answers what the defaults are.
     defaults = asked.default_setup or asked.about_default
+    # An example that shows the very code the question quotes ("passes … like "norway"",
+    # "`y = attr.ib()` … which exception?") shows what happens: it answers too.
+    quoted = asked.quoted
     candidates = [
         p
         for s in sources
         for p in passages(s)
-        if (asked.how_to and not p.is_defaults) or not p.is_code or (defaults and p.is_defaults)
+        if (asked.how_to and not p.is_defaults)
+        or not p.is_code
+        or (defaults and p.is_defaults)
+        or (quoted and not p.is_defaults and _shows(p, quoted))
     ]
     if not candidates:
         return Pick(None, False)
@@ -284,7 +290,11 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         scored = about + [c for c in scored if c not in about]
     top = scored[0]
     found = (
-        (top.coverage >= MIN_COVERAGE or top.similarity >= CLOSE_SIMILARITY)
+        (
+            top.coverage >= MIN_COVERAGE
+            or top.similarity >= CLOSE_SIMILARITY
+            or (top.passage.is_code and _shows(top.passage, quoted))
+        )
         and (top.cue or not needs_value(asked))
         # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
         # variable wins?") says where the asker is, not what the documents must know.
@@ -400,6 +410,12 @@ def complement(asked: Asked, pick: Pick) -> Choice | None:
         ):
             return choice
     return None
+
+
+def _shows(passage: Passage, quoted: tuple[str, ...]) -> bool:
+    """Does the passage's code hold one of the question's quoted literals?"""
+    code = "\n".join(passage.code)
+    return any(q in code for q in quoted)
 
 
 def identifiers(question: str) -> list[str]:

@@ -236,6 +236,8 @@ class Asked:
     default_setup: bool = False
     # "Starting with which release …", "the minimum X version": a release number, not a month.
     release: bool = False
+    # Literals the question quotes ("norway", `y = attr.ib()`): code that holds one shows it.
+    quoted: tuple[str, ...] = ()
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -353,7 +355,19 @@ def analyse(question: str) -> Asked:
         wanted_type(q),
         default_setup=asks_about_default_setup(question),
         release=kind == "date" and bool(_VERSION.search(q) or _RELEASE.search(q)),
+        quoted=quoted_code(question),
     )
+
+
+_QUOTED: Final = re.compile(r'"([^"\n]{2,40})"|`([^`\n]{2,60})`')
+
+
+def quoted_code(question: str) -> tuple[str, ...]:
+    """What the question quotes as code or input: literals in quotes or backticks
+    (``"norway"``, ```y = attr.ib()```), not a bare name of code (the docs use those
+    everywhere)."""
+    found = [(a or b).strip() for a, b in _QUOTED.findall(question)]
+    return tuple(dict.fromkeys(f for f in found if f))
 
 
 _WHICH: Final = re.compile(

@@ -235,3 +235,19 @@ def test_a_window_stays_in_its_section_though_the_text_joins_the_chunks() -> Non
     assert found
     for passage in found:
         assert not ("edit/master" in passage.quote and "remote branch" in passage.quote)
+
+
+def test_the_quoted_input_of_a_doctest_is_shown_with_the_exception_it_raises() -> None:
+    text = (
+        "`to_bool(val)` converts common strings to booleans. For example:\n\n"
+        "```\n>>> @define\n... class C:\n...     x = field(converter=to_bool)\n"
+        '>>> C("yes")\nC(x=True)\n>>> C(0)\nC(x=False)\n>>> C("norway")\n'
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "ValueError: Cannot convert value to bool: norway\n```\n"
+    )
+    coded = next(p for p in passages(source("S1", "Converters", text)) if p.is_code)
+    assert "C(x=True)" not in coded.code and "Traceback" not in " ".join(coded.code)  # output
+    shown = shown_for(coded, ["field", "to_bool", "string", "norway"], ("norway",))
+    assert '`C("norway")` `ValueError: Cannot convert value to bool: norway`' in shown
+    assert "ValueError" not in shown_for(coded, ["field", "to_bool", "string", "norway"])

@@ -502,3 +502,35 @@ async def test_the_nearest_sentence_saying_something_was_removed_denies_nothing_
     pick = await _pick(engine, question, sources)
     assert pick.denial is None
     assert denies(text.split("\n\n")[0]) and not denies(text.split("\n\n")[0], gone=False)
+
+
+TO_BOOL = (
+    "Converters\n\n"
+    "Converters are run before validators.\n\n"
+    "`to_bool(val)` converts common strings to booleans. For example:\n\n"
+    "```\n"
+    ">>> @define\n"
+    "... class C:\n"
+    "...     x = field(converter=to_bool)\n"
+    '>>> C("yes")\n'
+    "C(x=True)\n"
+    '>>> C("norway")\n'
+    "Traceback (most recent call last):\n"
+    "ValueError: Cannot convert value to bool: norway\n"
+    "```\n"
+)
+
+
+async def test_an_example_running_the_input_the_question_quotes_answers_it(
+    engine: OfflineEngine,
+) -> None:
+    # Not a "how do I": code would not be a candidate, but it shows what happens to "norway".
+    question = 'A field uses to_bool. What happens if someone passes a string like "norway"?'
+    pick = await _pick(engine, question, [source("S1", "Converters", TO_BOOL)])
+    assert pick.found and pick.best is not None and pick.best.passage.is_code
+    unquoted = await _pick(
+        engine,
+        "A field uses to_bool. What happens if someone passes a strange string?",
+        [source("S1", "Converters", TO_BOOL)],
+    )
+    assert unquoted.best is not None and not unquoted.best.passage.is_code

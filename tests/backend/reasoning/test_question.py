@@ -357,3 +357,11 @@ def test_what_comes_before_a_colon_is_the_scene_the_ask_follows() -> None:
     assert asked.focus == ("underlying", "method", "guaranteed", "run")
     # two things compared before the colon are what is asked about
     assert analyse("Reading the body with .stream() versus .body(): what changes?").focus == ()
+
+
+def test_a_question_quotes_literals_in_quotes_or_backticks_not_bare_code_names() -> None:
+    asked = analyse(
+        'With attrs.define I declared `x: int` and passed "norway". Which error do I get?'
+    )
+    assert asked.quoted == ("x: int", "norway")
+    assert analyse("What does attrs.converters.to_bool return?").quoted == ()
