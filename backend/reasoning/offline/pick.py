@@ -75,6 +75,7 @@ WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (as 1 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
+HISTORY_FACTOR: Final = 0.9  # "The make_object method was deprecated …" for "the intended way"
 HOP_BONUS: Final = 0.05
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
@@ -357,8 +358,20 @@ def _score(
         score *= 0.9
     if passage.is_changelog:
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
+    if _only_history(passage, asked_question):
+        score *= HISTORY_FACTOR
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def _only_history(passage: Passage, question: str) -> bool:
+    """Does the passage only say what was removed or deprecated, for a question that does not
+    ask about a change ("What's the intended way to get marshmallow to build the object?" /
+    "The make_object method was deprecated …": the next sentence, "use a post_load method",
+    answers)?"""
+    if not question or _ASKS_ABOUT_CHANGE.search(question) or _GONE.search(question):
+        return False
+    return all(denies(t) and not denies(t, gone=False) for t in passage.sentences)
 
 
 def window_penalty(
@@ -379,7 +392,10 @@ def window_penalty(
         return 0.0
     alone = max(coverage(terms, f"{section}\n{t}", context, idf, focus) for t in sentences)
     share = 0.5 if whole >= alone + ADDS_COVERAGE else 1.0
-    return share * WINDOW_PENALTY * (len(sentences) - 1)
+    # A sentence that leans on the one before ("This is useful for …") continues its thought:
+    # it costs nothing, or the window that carries what "this" is loses to the lone sentence.
+    idle = sum(1 for t in sentences[1:] if words(t)[:1] and words(t)[0] not in LEANS_ON_CONTEXT)
+    return share * WINDOW_PENALTY * idle
 
 
 def complement(asked: Asked, pick: Pick) -> Choice | None:

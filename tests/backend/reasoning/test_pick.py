@@ -534,3 +534,32 @@ async def test_an_example_running_the_input_the_question_quotes_answers_it(
         [source("S1", "Converters", TO_BOOL)],
     )
     assert unquoted.best is not None and not unquoted.best.passage.is_code
+
+
+def test_a_sentence_leaning_on_the_one_before_costs_a_window_nothing() -> None:
+    idf = {"": 1.0}
+    terms = ["trim", "field", "pre_load"]
+    leaning = ["Pass `pre_load` callables to fields.", "This is useful for simple changes."]
+    idle = ["Pass `pre_load` callables to fields.", "Hooks run in order."]
+    assert window_penalty(leaning, 0.0, terms, "", idf) == 0.0
+    assert window_penalty(idle, 0.0, terms, "", idf) == pytest.approx(WINDOW_PENALTY)
+
+
+@pytest.mark.parametrize(
+    ("question", "history"),
+    [
+        ("What is the intended way to build the object?", True),
+        ("What replaced make_object?", False),  # asks about the change itself
+        ("Which method was deprecated for building objects?", False),
+    ],
+)
+def test_what_was_deprecated_is_history_unless_the_question_asks_about_a_change(
+    question: str, history: bool
+) -> None:
+    from backend.reasoning.offline.passages import passages
+    from backend.reasoning.offline.pick import _only_history
+
+    text = "The make_object method was deprecated from the Schema API.\n\nUse a post_load method."
+    gone, use = [p for p in passages(source("S1", "Upgrading", text)) if len(p.sentences) == 1]
+    assert _only_history(gone, question) is history
+    assert not _only_history(use, question)
