@@ -304,7 +304,13 @@ def _passage_per_part(
         lead = _yes_or_no(sq.text, pick.best) if asked.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
-                pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
+                pick.best,
+                claims,
+                verdicts,
+                lead=lead,
+                found=pick.found,
+                terms=asked.terms,
+                quoted=asked.quoted,
             )
         )
     if not parts:
@@ -378,6 +384,8 @@ def _passage_per_ask(
             focus,
             wants=own.wants,
             default_setup=own.default_setup or scored.default_setup,
+            release=own.release,
+            quoted=scored.quoted,
         )
         view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
         pick = choose(asked, view, sources, vectors)
@@ -391,7 +399,13 @@ def _passage_per_ask(
         lead = _yes_or_no(ask.text, pick.best) if own.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
-                pick.best, claims, verdicts, lead=lead, found=pick.found, terms=asked.terms
+                pick.best,
+                claims,
+                verdicts,
+                lead=lead,
+                found=pick.found,
+                terms=asked.terms,
+                quoted=asked.quoted,
             )
         )
     if len(parts) < 2:
@@ -409,14 +423,15 @@ def _naming(
     pick: Pick, side: str, used: list[Answer], others: list[str] | None = None
 ) -> Choice | None:
     """The best passage that names the compared thing itself (a one-word name or identifier
-    exactly: "BackgroundTask" is not "BackgroundTasks"), not already used for another side;
+    exactly: "BackgroundTask" is not "BackgroundTasks"), sharing no sentence with another side's;
     among those scoring close, one whose sentence is about it (it is named first)."""
-    taken = {a.passage.quote for a in used if a.passage is not None}
+    taken = [a.passage for a in used if a.passage is not None]
     named = [
         c
         for c in pick.ranked or []
-        # What a reader sees names it: "…and [exceptions](format_exc_info)" does not.
-        if c.passage.quote not in taken and _names(c.passage.text, side)
+        # What a reader sees names it: "…and [exceptions](format_exc_info)" does not; a
+        # sentence shown for another side is not shown again.
+        if not any(_overlaps(c.passage, t) for t in taken) and _names(c.passage.text, side)
     ]
     if not named:
         return None

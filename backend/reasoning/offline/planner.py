@@ -155,6 +155,12 @@ _SUBJECT_SHAPES: Final = (
     re.compile(r"^how\s+(?:does|do)\s+(?P<a>(?:the|an?)\s+)?(?P<s>[^?]+?)\s+work\s*\??$", re.I),
 )
 
+# "What is X called / named / used for / set to …": a predicate after the subject.
+_PREDICATE: Final = re.compile(
+    r"\s+\b(?:called|named|used|set|defined|known|stored|meant|supposed|spelled|written)\b.*$",
+    re.I,
+)
+
 _LIST: Final = re.compile(
     r"^(?:list|enumerate|name (?:all|the|every))\b"
     r"|^(?:which|what)\s+(?:(?:two|three|four|five|several|other|of the)\s+)?"
@@ -506,7 +512,8 @@ def first_part_subject(part: str, query: str) -> str | None:
     for shape in _SUBJECT_SHAPES:
         match = shape.match(part.strip())
         if match and 1 <= len(match.group("s").split()) <= 5:
-            subject = match.group("s")
+            # "What is the hash argument called nowadays": the subject ends at its predicate.
+            subject = _PREDICATE.split(match.group("s"), maxsplit=1)[0].strip() or match.group("s")
             if not _is_date_or_number(subject) and words(subject)[0] not in STOPWORDS:
                 return (match.group("a") or "").lower() + subject  # "a run", "the store"
     return None

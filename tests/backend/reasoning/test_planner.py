@@ -144,6 +144,14 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         ],
     ),
     (
+        "What is the hash argument called nowadays, and in which release was it renamed?",
+        "multi_part",
+        [
+            "What is the hash argument called nowadays",
+            "In which release was the hash argument renamed?",
+        ],
+    ),
+    (
         "What causes inflation; and how do central banks respond to it?",
         "multi_part",
         ["What causes inflation", "How do central banks respond to inflation?"],

@@ -525,3 +525,46 @@ def test_a_complement_joins_only_where_the_best_passage_leaves_the_ask_open(
     plan = Plan(query=question, kind=kind, sub_queries=[], key_terms=[], entities=[])
     best = Choice(found, 0.6, 0.6, coverage, cue)
     assert wants_complement(analyse(question), plan, best) is wanted
+
+
+async def test_no_sentence_is_shown_for_two_sides_of_a_comparison(engine: OfflineEngine) -> None:
+    """attrs' docs: the FrozenAttributeError sentence leans on the FrozenInstanceError one;
+    the window of both had answered the second side, repeating the first side's sentence."""
+    sources = [
+        source(
+            "S1",
+            "Immutability",
+            "Sometimes you want objects that can't be changed after creation. "
+            "attrs attaches a `__setattr__` method that raises `FrozenInstanceError` whenever "
+            "anyone tries to set an attribute of a frozen instance. The same is true if you "
+            "freeze individual attributes with a setter hook, except that the exception becomes "
+            "`FrozenAttributeError`.",
+        ),
+    ]
+    question = "FrozenInstanceError vs FrozenAttributeError: when does attrs raise which?"
+    _, report = await _run(engine, question, sources)
+    assert report.answer.count("whenever anyone tries to set an attribute") == 1
+    assert "except that the exception becomes" in report.answer
+
+
+async def test_an_ask_for_a_release_in_a_two_part_question_is_answered_by_a_release(
+    engine: OfflineEngine,
+) -> None:
+    sources = [
+        source(
+            "S1",
+            "Hashing",
+            "The hash argument is called `unsafe_hash` nowadays.\n\n"
+            "We renamed the hash argument in April 2022 after a long discussion.\n\n"
+            "Other arguments kept their names: the field-level one is still `hash`.",
+        ),
+        source(
+            "S2",
+            "Changelog",
+            "Release 22.2.0 brings many changes.\n\n"
+            "The `unsafe_hash` name for the hash argument arrived in 22.2.0.",
+        ),
+    ]
+    question = "What is the hash argument called nowadays, and in which release was it renamed?"
+    _, report = await _run(engine, question, sources)
+    assert "unsafe_hash" in report.answer and "22.2.0" in report.answer
