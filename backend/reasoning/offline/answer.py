@@ -104,6 +104,7 @@ SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scor
 SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 PARALLEL_SHARE: Final = 0.8  # a side's passage beside another side's is preferred this close
+FURTHER_SHARE: Final = 0.8  # a further ask's passage not shown yet, this close to its best
 YES_NO_COVERAGE: Final = 0.5  # a Yes/No lead, or a value taken as answered, needs a passage
 # holding this much of the question
 NOT_FOUND: Final = "The documents found do not answer this directly. The nearest they come:"
@@ -150,7 +151,7 @@ def direct_answer(
         and (sides := _passage_per_part(plan, claims, verdicts, sources, vectors, "entity: "))
         and len(sides.parts) >= 2
     ):
-        return sides
+        return _further_asks(plan, sides, claims, verdicts, sources, vectors)
     if plan.kind == "multi_part" and (
         by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
     ):
@@ -369,47 +370,105 @@ def _passage_per_ask(
     not repeated. Found only when every ask is."""
     parts: list[Answer] = []
     for ask in several:
-        own = analyse(ask.text)
-        scored = analyse(ask.scored)
-        # The ask's own words are what it asks; the setting and carried names weigh half.
-        focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
-        if len(own.terms) <= 2 and POINTS_BACK.search(ask.text):
-            focus = ()  # "Where do they go?" asks about what the words it carries name
-        asked = Asked(
-            own.kind,
-            scored.terms,
-            own.about_default,
-            own.how_to,
-            own.counted,
-            focus,
-            wants=own.wants,
-            default_setup=own.default_setup or scored.default_setup,
-            release=own.release,
-            quoted=scored.quoted,
-        )
-        view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
-        pick = choose(asked, view, sources, vectors)
-        if pick.best is None:
+        answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
+        if answered is None:
             return None
-        if pick.denial is not None:
-            parts.append(_passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False))
+        if answered.lead != DENIED and any(
+            _overlaps(answered.passage, p.passage)
+            for p in parts
+            if p.passage is not None and answered.passage is not None
+        ):
             continue
-        if any(_overlaps(pick.best.passage, p.passage) for p in parts if p.passage is not None):
-            continue
-        lead = _yes_or_no(ask.text, pick.best) if own.kind == "yes_no" else ""
-        parts.append(
-            _passage_answer(
-                pick.best,
-                claims,
-                verdicts,
-                lead=lead,
-                found=pick.found,
-                terms=asked.terms,
-                quoted=asked.quoted,
-            )
-        )
+        parts.append(answered)
     if len(parts) < 2:
         return None
+    text = " ".join(p.text for p in parts)
+    backing = [c for p in parts for c in p.claims]
+    return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+
+
+def _ask_answer(
+    plan: Plan,
+    ask: Ask,
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    sources: list[Source],
+    vectors: SentenceVectors,
+    shown: tuple[Passage, ...] = (),
+) -> Answer | None:
+    """The best passage for one ask of the question (None when no passage is left); with
+    ``shown``, the best sharing no sentence with those, when it scores close to the best."""
+    own = analyse(ask.text)
+    scored = analyse(ask.scored)
+    # The ask's own words are what it asks; the setting and carried names weigh half.
+    focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
+    if len(own.terms) <= 2 and POINTS_BACK.search(ask.text):
+        focus = ()  # "Where do they go?" asks about what the words it carries name
+    asked = Asked(
+        own.kind,
+        scored.terms,
+        own.about_default,
+        own.how_to,
+        own.counted,
+        focus,
+        wants=own.wants,
+        default_setup=own.default_setup or scored.default_setup,
+        release=own.release,
+        quoted=scored.quoted,
+    )
+    view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
+    pick = choose(asked, view, sources, vectors)
+    if pick.best is None:
+        return None
+    if pick.denial is not None:
+        return _passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False)
+    top = pick.best
+    best: Choice | None = top
+    if shown:
+        best = next(
+            (
+                c
+                for c in pick.ranked or []
+                if c.score >= FURTHER_SHARE * top.score
+                and not any(_overlaps(c.passage, p) for p in shown)
+            ),
+            None,
+        )
+    if best is None:
+        return None
+    lead = _yes_or_no(ask.text, best) if own.kind == "yes_no" else ""
+    return _passage_answer(
+        best,
+        claims,
+        verdicts,
+        lead=lead,
+        found=pick.found,
+        terms=asked.terms,
+        quoted=asked.quoted,
+    )
+
+
+def _further_asks(
+    plan: Plan,
+    answer: Answer,
+    claims: list[Claim],
+    verdicts: dict[str, Verdict],
+    sources: list[Source],
+    vectors: SentenceVectors,
+) -> Answer:
+    """A comparison answered side by side, with what else the question asks of both ("…, and
+    is there one exception class I can catch for both?"): an ask after the first naming no
+    side is answered after the sides, by a passage none of them shows."""
+    several = asks(plan.query)
+    further = [a for a in several[1:] if not any(mentions(a.text, e) for e in plan.entities)]
+    parts = list(answer.parts)
+    for ask in further:
+        shown = tuple(p.passage for p in parts if p.passage is not None)
+        answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors, shown)
+        if answered is not None and answered.lead != DENIED:
+            parts.append(answered)
+    if len(parts) == len(answer.parts):
+        return answer
     text = " ".join(p.text for p in parts)
     backing = [c for p in parts for c in p.claims]
     return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))

@@ -568,3 +568,31 @@ async def test_an_ask_for_a_release_in_a_two_part_question_is_answered_by_a_rele
     question = "What is the hash argument called nowadays, and in which release was it renamed?"
     _, report = await _run(engine, question, sources)
     assert "unsafe_hash" in report.answer and "22.2.0" in report.answer
+
+
+async def test_a_comparison_also_answers_what_else_it_asks_of_both(engine: OfflineEngine) -> None:
+    sources = [
+        source(
+            "S1",
+            "Immutability",
+            "attrs attaches a `__setattr__` method that raises `FrozenInstanceError` whenever "
+            "anyone tries to set an attribute of a frozen instance.\n\n"
+            "If you freeze only individual attributes with a setter hook, the exception "
+            "becomes `FrozenAttributeError`.\n\n"
+            "Slotted classes use a different technique in `__init__`.",
+        ),
+        source(
+            "S2",
+            "Exceptions",
+            "Every exception of attrs lives in `attrs.exceptions`.\n\n"
+            "Both frozen exception classes subclass `FrozenError`, one base class to catch.",
+        ),
+    ]
+    question = (
+        "FrozenInstanceError vs FrozenAttributeError: when does attrs raise which, and is "
+        "there one exception class I can catch for both?"
+    )
+    _, report = await _run(engine, question, sources)
+    assert "raises `FrozenInstanceError`" in report.answer
+    assert "becomes `FrozenAttributeError`" in report.answer
+    assert "subclass `FrozenError`" in report.answer
