@@ -175,7 +175,10 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"|\bto \w+[^.]{0,60}?,\s*(?:use|set|pass|call|add|install)\b"
         r"|\b(?:use|set|pass|call|install|configure|enable|add|create|instantiate|specify|"
         r"provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
-        r"|\b(?:first|then|next|finally)\b,?\s+\w+"
+        r"|(?:^|[.;:]\s*)(?:first|then|next|finally)\b,?\s+\w+|\b(?:first|then|next|finally),"
+        # "The proper way to type such a class variable is with `typing.ClassVar`", "attrs
+        # comes with the `attrs.cmp_using` helper": the way to do it, named
+        r"|\b(?:proper|right|recommended|correct|preferred|intended|simplest|easiest) way\b"
         r"|^\W*`[\w.]+`\s*[-–:]\s",  # a documented option ("`allow_credentials` - …"): set it
         re.I | re.M,
     ),

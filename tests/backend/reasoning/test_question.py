@@ -365,3 +365,17 @@ def test_a_question_quotes_literals_in_quotes_or_backticks_not_bare_code_names()
     )
     assert asked.quoted == ("x: int", "norway")
     assert analyse("What does attrs.converters.to_bool return?").quoted == ()
+
+
+@pytest.mark.parametrize(
+    ("passage", "shows_how"),
+    [
+        ("If a converter's first argument has a type annotation, it appears in `__init__`.", False),
+        ("First, install the extra. Then run the command.", True),
+        ("This can be changed. Finally, restart the server.", True),
+        ("The proper way to type such a class variable is with `typing.ClassVar`.", True),
+    ],
+)
+def test_a_step_word_shows_how_only_as_a_step(passage: str, shows_how: bool) -> None:
+    asked = analyse("How do I define a class-level constant?")
+    assert holds_cue(asked, passage) is shows_how
