@@ -97,8 +97,11 @@ _CANNOT_BE: Final = re.compile(
 # thing ("`UJSONResponse` was removed"), and denies a question only about that thing.
 _GONE: Final = re.compile(
     r"\b(?:no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|"
-    r"deprecated|retired|discontinued)|\bdeprecated\b"
-    r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s)",
+    r"deprecated|retired|discontinued)|\bdeprecated\b)"
+    r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s"
+    # "`fields.FormattedString` field is removed.": a thing named in code is gone
+    r"|^\W*[\w.]*(?:\.|_|[a-z][A-Z])[\w.]*`?\s+(?:\w+\s+){0,2}(?:is|are)\s+(?:now\s+)?"
+    r"(?:removed|dropped)(?:\s+(?:in|since|as of)\s+[\w. ]+|\s+in favou?r of\b.*)?\W*$",
     re.I,
 )
 
@@ -127,6 +130,19 @@ def denies(sentence: str, gone: bool = True) -> bool:
         for pattern in patterns
         for m in pattern.finditer(sentence)
     )
+
+
+def _gone_named(sentence: str, names: list[str]) -> bool:
+    """Does the sentence say that one of the question's code names is gone, naming it before
+    saying so ("`X` was removed in favor of `Y`" says nothing against `Y`)?"""
+    text = plain(sentence)
+    if _OPENS_WITH_CONDITION.match(text):
+        return False
+    for m in _GONE.finditer(text):
+        before = text[: m.end()]
+        if not _CONDITION.search(text[: m.start()]) and any(names_code(before, n) for n in names):
+            return True
+    return False
 
 
 _ASKS_ABOUT_CHANGE: Final = re.compile(
@@ -526,6 +542,9 @@ def _denial(
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
         ):
             return choice
+        if not passage.is_code and _gone_named(passage.quote, identifiers(question)):
+            return choice  # "`fields.FormattedString` field is removed." for "How do I
+            # configure fields.FormattedString …?", however few of its other words it holds
         if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"

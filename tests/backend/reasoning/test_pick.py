@@ -563,3 +563,36 @@ def test_what_was_deprecated_is_history_unless_the_question_asks_about_a_change(
     gone, use = [p for p in passages(source("S1", "Upgrading", text)) if len(p.sentences) == 1]
     assert _only_history(gone, question) is history
     assert not _only_history(use, question)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gone"),
+    [
+        ("`fields.FormattedString` field is removed.", True),
+        ("- Remove `ujson` support.", True),
+        ("The session cookie is removed when the browser closes.", False),  # a mechanism
+        ("`max_age` is removed from the response headers for expired cookies.", False),
+        ("`Schema.context` is removed in 4.0.", True),
+    ],
+)
+def test_a_thing_named_in_code_is_removed(sentence: str, gone: bool) -> None:
+    assert denies(sentence) is gone
+
+
+async def test_a_sentence_saying_the_named_code_is_removed_denies_the_premise(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "Upgrading to 4.0\n\n"
+        "`fields.FormattedString` field is removed.\n\n"
+        "Use fields.Function or fields.Method instead.\n\n"
+        "Schemas serialize objects to dictionaries and back.\n\n"
+        "Each field has its own options for output formatting."
+    )
+    sources = [source("S1", "Upgrading", text)]
+    question = 'How do I configure fields.FormattedString to output "{first} {last}" as a name?'
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is not None and "is removed" in pick.denial.passage.quote
+    # Said of another thing, it denies nothing about fields.Function.
+    other = await _pick(engine, "How do I configure fields.Function to output a name?", sources)
+    assert other.denial is None
