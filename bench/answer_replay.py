@@ -10,6 +10,7 @@ every set in seconds; a change to planning or retrieval needs a new capture.
 ```bash
 python bench/answer_replay.py capture structlog --data-dir /tmp/stores/structlog   # one per set
 python bench/answer_replay.py score structlog starlette click attrs marshmallow [--show miss]
+python bench/answer_replay.py capture hotpotqa --data-dir /tmp/stores/hotpotqa  # dev_200
 ```
 
 Captures live in ``--captures`` (default ``~/.cache/marsa-bench/captures``) with the sentence
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from backend.config import get_settings  # noqa: E402
+from backend.evals import hotpotqa  # noqa: E402
 from backend.evals.metrics import meets_must_include  # noqa: E402
 from backend.evals.qa import ANSWERABLE, load_questions  # noqa: E402
 from backend.evals.qa import run as run_qa  # noqa: E402
@@ -41,6 +43,7 @@ from backend.reasoning.offline.embedding import SentenceVectors  # noqa: E402
 from backend.reasoning.offline.engine import OfflineEngine  # noqa: E402
 
 CAPTURES = Path.home() / ".cache" / "marsa-bench" / "captures"
+HOTPOTQA = ROOT.parent / "shared" / "data" / "hotpotqa" / "dev_200.jsonl"
 
 
 def corpus_folder(name: str) -> Path:
@@ -71,8 +74,12 @@ def capture(
         return original(plan, claims, verdicts, sources, vectors)
 
     report_mod.write = recording  # type: ignore[assignment]
-    questions_file = questions_file or ROOT / "bench" / "data" / f"{name}_questions.jsonl"
     settings = get_settings().model_copy(update={"data_dir": data_dir})
+    if name == "hotpotqa":  # the shared HotpotQA questions (--questions: which file)
+        _capture_hotpotqa(records, questions_file or HOTPOTQA, settings, captures)
+        report_mod.write = original  # type: ignore[assignment]
+        return
+    questions_file = questions_file or ROOT / "bench" / "data" / f"{name}_questions.jsonl"
     summary = asyncio.run(
         run_qa(
             corpus or corpus_folder(name),
@@ -98,6 +105,33 @@ def capture(
     )
 
 
+def _capture_hotpotqa(
+    records: list[dict[str, Any]], data: Path, settings: Any, captures: Path
+) -> None:
+    summary = asyncio.run(hotpotqa.run(data, None, settings, OfflineEngine, log=lambda m: None))
+    by_query = {r["plan"].query: r for r in records}
+    kept = [
+        {
+            "question": {
+                "id": q["_id"],
+                "type": "hotpotqa",
+                "question": q["question"],
+                "must_include": q["answer"],
+            },
+            **by_query[q["question"]],
+        }
+        for q in hotpotqa.load_questions(data)
+        if q["question"] in by_query
+    ]
+    captures.mkdir(parents=True, exist_ok=True)
+    with open(captures / "hotpotqa.pkl", "wb") as out:
+        pickle.dump(kept, out)
+    print(
+        f"hotpotqa: {len(kept)} captured; eval answer_in_answer {summary['answer_in_answer']}",
+        file=sys.stderr,
+    )
+
+
 def replay(name: str, captures: Path, vectors: SentenceVectors) -> list[dict[str, Any]]:
     """Each captured question's answer with the current code, scored."""
     with open(captures / f"{name}.pkl", "rb") as f:
@@ -117,7 +151,9 @@ def replay(name: str, captures: Path, vectors: SentenceVectors) -> list[dict[str
             "answer": written.answer,
             "found": written.answer_found,
         }
-        if question["type"] in ANSWERABLE:
+        if question["type"] == "hotpotqa":  # the gold answer, HotpotQA-normalised, in it
+            row["ok"] = hotpotqa.contains_answer(written.answer, question["must_include"])
+        elif question["type"] in ANSWERABLE:
             row["ok"] = meets_must_include(written.answer, question["must_include"])
         else:
             row["ok"] = not written.answer_found
@@ -128,8 +164,8 @@ def replay(name: str, captures: Path, vectors: SentenceVectors) -> list[dict[str
 def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """answer_correct (the answer holds the gold, as `marsa eval qa` counts it) and the
     not-found figures."""
-    answerable = [r for r in rows if r["type"] in ANSWERABLE]
-    not_found = [r for r in rows if r["type"] not in ANSWERABLE]
+    answerable = [r for r in rows if r["type"] in ANSWERABLE or r["type"] == "hotpotqa"]
+    not_found = [r for r in rows if r not in answerable]
     return {
         "answer_correct": round(sum(r["ok"] for r in answerable) / max(len(answerable), 1), 3),
         "not_found_right": round(sum(r["ok"] for r in not_found) / max(len(not_found), 1), 3),

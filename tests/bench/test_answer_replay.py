@@ -56,3 +56,28 @@ def test_a_captured_set_replays_to_the_answers_the_whole_run_gave(tmp_path: Path
         "not_found_on_answerable": 0.0,
         "n": 2,
     }
+
+
+def test_hotpotqa_questions_are_captured_and_scored_by_the_gold_answer(tmp_path: Path) -> None:
+    question = {
+        "_id": "q1",
+        "question": "Which river flows through the town where the harbour lies?",
+        "answer": "the Avon",
+        "type": "bridge",
+        "level": "easy",
+        "supporting_facts": [["Harbour", 0], ["Avon", 0]],
+        "context": [
+            ["Harbour", ["The harbour lies in Bristol, a town in England."]],
+            ["Avon", ["The Avon flows through Bristol to the sea."]],
+        ],
+    }
+    data = tmp_path / "dev.jsonl"
+    data.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    captures = tmp_path / "captures"
+
+    capture("hotpotqa", tmp_path / "store", captures, None, data)
+    (row,) = replay("hotpotqa", captures, SentenceVectors())
+
+    assert row["id"] == "q1" and row["type"] == "hotpotqa"
+    assert row["ok"] is ("Avon" in row["answer"])
+    assert figures([row])["answer_correct"] == float(row["ok"])

@@ -390,6 +390,9 @@ def _only_history(passage: Passage, question: str) -> bool:
     return all(denies(t) and not denies(t, gone=False) for t in passage.sentences)
 
 
+_CONTINUES: Final = frozenset({"this", "these", "they", "such", "thus", "therefore", "hence"})
+
+
 def window_penalty(
     sentences: list[str],
     whole: float,
@@ -408,9 +411,10 @@ def window_penalty(
         return 0.0
     alone = max(coverage(terms, f"{section}\n{t}", context, idf, focus) for t in sentences)
     share = 0.5 if whole >= alone + ADDS_COVERAGE else 1.0
-    # A sentence that leans on the one before ("This is useful for …") continues its thought:
-    # it costs nothing, or the window that carries what "this" is loses to the lone sentence.
-    idle = sum(1 for t in sentences[1:] if words(t)[:1] and words(t)[0] not in LEANS_ON_CONTEXT)
+    # A sentence that points back at the one before ("This is useful for …") continues its
+    # thought: it costs nothing, or the window that carries what "this" is loses to the lone
+    # sentence. ("He won five titles." after a footballer's birth date is a fact of its own.)
+    idle = sum(1 for t in sentences[1:] if words(t)[:1] and words(t)[0] not in _CONTINUES)
     return share * WINDOW_PENALTY * idle
 
 

@@ -543,6 +543,9 @@ def test_a_sentence_leaning_on_the_one_before_costs_a_window_nothing() -> None:
     idle = ["Pass `pre_load` callables to fields.", "Hooks run in order."]
     assert window_penalty(leaning, 0.0, terms, "", idf) == 0.0
     assert window_penalty(idle, 0.0, terms, "", idf) == pytest.approx(WINDOW_PENALTY)
+    # A biography's next fact is no continuation: "He won five titles." is a fact of its own.
+    facts = ["Ruben Bagger is a Danish football player.", "He won five titles with Brøndby."]
+    assert window_penalty(facts, 0.0, ["club"], "", idf) == pytest.approx(WINDOW_PENALTY)
 
 
 @pytest.mark.parametrize(
