@@ -238,6 +238,9 @@ def _holds(stems: frozenset[str], term: str) -> bool:
     "websocketexception", nor is "websocket.close" (an identifier is its own name)."""
     if term in stems:
         return True
+    if "-" in term.strip("-"):  # "standard-library" held by "the standard library"
+        parts = [stem(p) for p in term.split("-") if p]
+        return len(parts) >= 2 and all(_holds(stems, p) for p in parts)
     if len(term) < 5 or not term.isalpha():
         return False
     return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems)

@@ -599,3 +599,9 @@ async def test_a_sentence_saying_the_named_code_is_removed_denies_the_premise(
     # Said of another thing, it denies nothing about fields.Function.
     other = await _pick(engine, "How do I configure fields.Function to output a name?", sources)
     assert other.denial is None
+
+
+def test_a_hyphenated_word_is_held_by_its_parts_written_apart() -> None:
+    text = "You can also use `copy.replace` from the standard library."
+    assert coverage(["standard-library"], text, "", {"": 1.0}) == 1.0
+    assert coverage(["standard-deviation"], text, "", {"": 1.0}) == 0.0
