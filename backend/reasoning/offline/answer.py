@@ -321,6 +321,11 @@ def _passage_per_part(
             _passage_answer(chosen, claims, verdicts, lead=f"{side}:", found=pick.found)
             for side, pick, chosen in _parallel(sides)
         ]
+    return _joined(parts)
+
+
+def _joined(parts: list[Answer]) -> Answer:
+    """One answer of several parts, in order: found only when every part is."""
     text = " ".join(p.text for p in parts)
     backing = [c for p in parts for c in p.claims]
     return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
@@ -382,9 +387,7 @@ def _passage_per_ask(
         parts.append(answered)
     if len(parts) < 2:
         return None
-    text = " ".join(p.text for p in parts)
-    backing = [c for p in parts for c in p.claims]
-    return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+    return _joined(parts)
 
 
 def _ask_answer(
@@ -469,9 +472,7 @@ def _further_asks(
             parts.append(answered)
     if len(parts) == len(answer.parts):
         return answer
-    text = " ".join(p.text for p in parts)
-    backing = [c for p in parts for c in p.claims]
-    return Answer(text, backing, parts=tuple(parts), found=all(p.found for p in parts))
+    return _joined(parts)
 
 
 def _overlaps(a: Passage, b: Passage) -> bool:
