@@ -82,6 +82,8 @@ _LIST: Final = re.compile(
 )
 _NUMBER: Final = re.compile(
     r"^\W*how (?:many|much|long|often|big|large|far|fast|old)\b"
+    # "Per the benchmarks, roughly how much longer does it take …?": asked after a scene
+    r"|,\s*(?:\w+\s+)?how (?:many|much|long|often)\b"
     r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
     r"how many|percentage|ratio|port|rate)\b",
     re.I,
@@ -511,7 +513,7 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if asked.kind == "number":
         return _counts(asked, passage)
     if asked.release:  # "in July 2018 we came up with `attr.define`" names no release
-        return _RELEASE_NUMBER.search(passage) is not None
+        return _names_release(passage, asked.terms)
     if asked.kind == "list" and enumerates(passage):
         return True
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
@@ -521,6 +523,25 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if kind == "name":  # the name asked for is one the question does not already say
         return any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage))
     return bool(cue.search(passage))
+
+
+_LINK: Final = re.compile(r"\(?https?://[^\s)]+\)?")
+_PRODUCT_BEFORE: Final = re.compile(r"\b([A-Z][\w.+-]*)\s+$")
+_GENERIC_RELEASE_WORDS: Final = word_set("version versions release releases v since as of in")
+
+
+def _names_release(passage: str, terms: list[str]) -> bool:
+    """A release number of what the question asks about: "attrs 21.3.0", "version 20.1.0",
+    not "before Python 3.7" when the question does not ask about Python (another product's
+    release, named by its capitalised name just before the number)."""
+    known = {t.lower() for t in terms} | {stem(t.lower()) for t in terms}
+    passage = _LINK.sub(" ", passage)  # a link's target ("…/en/17.3.0/changelog.html") is no text
+    for match in _RELEASE_NUMBER.finditer(passage):
+        product = _PRODUCT_BEFORE.search(passage[: match.start()])
+        name = product.group(1).lower() if product else ""
+        if not name or name in _GENERIC_RELEASE_WORDS or name in known or stem(name) in known:
+            return True
+    return False
 
 
 def _new_name(name: str, terms: list[str]) -> bool:

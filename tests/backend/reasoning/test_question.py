@@ -379,3 +379,26 @@ def test_a_question_quotes_literals_in_quotes_or_backticks_not_bare_code_names()
 def test_a_step_word_shows_how_only_as_a_step(passage: str, shows_how: bool) -> None:
     asked = analyse("How do I define a class-level constant?")
     assert holds_cue(asked, passage) is shows_how
+
+
+def test_a_release_of_another_product_or_in_a_link_does_not_answer_which_release() -> None:
+    asked = analyse("What's the first attrs release that shipped define, frozen and field?")
+    assert asked.release
+    # Python's release, and a release number inside a link's target, are not attrs' release
+    assert not holds_cue(asked, "attrs shipped it half a year before Python 3.7 was released.")
+    assert not holds_cue(
+        asked, "attrs [shipped](https://www.attrs.org/en/17.3.0/changelog.html) it early."
+    )
+    assert holds_cue(asked, "New in version 20.1.0")
+    assert holds_cue(asked, "They have been added in attrs 20.1.0.")
+    # a question about Python's own release is answered by Python's release
+    assert holds_cue(analyse("Which Python release added dataclasses?"), "Python 3.7 did.")
+
+
+def test_how_much_after_a_scene_asks_for_a_number() -> None:
+    asked = analyse(
+        "Per the project's own benchmarks, roughly how much longer does it take to create a "
+        "frozen instance?"
+    )
+    assert asked.kind == "number"
+    assert analyse("Is there a validator capping how long a string may be?").kind == "yes_no"
