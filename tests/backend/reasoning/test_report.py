@@ -462,6 +462,9 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
         ("Are the timestamps UTC or local time?", "Timestamps are not in UTC.", 0.9, ""),
         ("Does the validator get the string or the int?", "Validators run after it.", 0.9, ""),
         ("Is the key set or not?", "The key is not set.", 0.9, "No:"),
+        # "still" is answered "no" by a deprecation or removal, which has no "not" in it
+        ("Is nesting by name still the way?", "Nesting by name is deprecated.", 0.9, "No:"),
+        ("Is nesting by name still supported?", "Nesting by name is supported.", 0.9, "Yes:"),
     ],
 )
 def test_a_yes_no_lead_only_where_yes_or_no_answers(
