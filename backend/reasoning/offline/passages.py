@@ -200,6 +200,28 @@ def passages(source: Source) -> list[Passage]:
     return out
 
 
+# A section named by one code name: `HTTPSRedirectMiddleware`, `SESSION_COOKIE_NAME`,
+# `max_age`, `Context.invoke` (not "Cookies", not "0.8.6").
+_CODE_HEADING: Final = re.compile(
+    r"^`?(?:[A-Za-z_]\w*[_.]\w*[\w.]*|[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*"
+    r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)`?$"
+)
+
+
+def named_by_heading(passage: Passage) -> str:
+    """The code name a reference page's section is headed with, when the passage under it
+    does not name it ("Enforces that all incoming requests must either be `https` or `wss`."
+    under `HTTPSRedirectMiddleware`): a reader needs it to know what the passage is about."""
+    heading = plain(passage.section).strip()
+    if not _CODE_HEADING.match(heading):
+        return ""
+    name = heading.strip("`")
+    shown = plain(passage.text).lower()
+    if name.lower() in shown or name.rsplit(".", 1)[-1].lower() in shown:
+        return ""
+    return name
+
+
 def section_of(source: Source, sentence: str) -> str:
     """The heading of the section a sentence of the source sits in ('' when unknown)."""
     for chunk, heading in zip(source.chunks, source.chunk_sections, strict=False):

@@ -110,7 +110,9 @@ _NAME: Final = re.compile(
     r"variable|field|key|command|tool|format|protocol|algorithm|type|company|person|team|"
     r"author|file|endpoint|event|value)\b"
     # "Which middleware does every app get?": a which-question names its answer.
-    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will)\b",
+    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will)\b"
+    # "Which middleware forces http requests over to https?": one thing, named by what it does
+    r"|^\W*which\s+[a-z][\w-]*\s+(?!(?:is|was|has|does)\b)[a-z]+(?<!s)s\b",
     re.I,
 )
 _PLACE: Final = re.compile(
@@ -431,7 +433,10 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         if env and _ENV_VAR.match(token):
             return True
         name = token.rsplit(".", 1)[-1]
-        if not re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+", name):
+        if (
+            not re.fullmatch(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*", name)
+            or sum(c.isupper() for c in name) < 2
+        ):
             continue  # a class's name: not a plain word, nor a function ("get_logger")
         parts = re.findall(r"[A-Z][a-z0-9]*", name)
         last = stem(parts[-1].lower()) if parts else ""

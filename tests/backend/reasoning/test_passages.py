@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from backend.reasoning.offline.passages import answerable, passages, shown_for
+from backend.reasoning.offline.passages import answerable, named_by_heading, passages, shown_for
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
 from tests.backend.reasoning.corpus import source
 
@@ -251,3 +251,20 @@ def test_the_quoted_input_of_a_doctest_is_shown_with_the_exception_it_raises() -
     shown = shown_for(coded, ["field", "to_bool", "string", "norway"], ("norway",))
     assert '`C("norway")` `ValueError: Cannot convert value to bool: norway`' in shown
     assert "ValueError" not in shown_for(coded, ["field", "to_bool", "string", "norway"])
+
+
+def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
+    text = "Enforces that all incoming requests must either be `https` or `wss`."
+    doc = source("S1", "Middleware", f"{text}\n\nCookies are ignored in case of an error.")
+    doc.chunks = [text, "Cookies are ignored in case of an error."]
+    doc.chunk_sections = ["HTTPSRedirectMiddleware", "Cookies"]
+    by_text = {p.quote: p for p in passages(doc)}
+    assert named_by_heading(by_text[text]) == "HTTPSRedirectMiddleware"
+    # a plain word heading is no name; a passage that names its heading needs no lead
+    assert named_by_heading(by_text["Cookies are ignored in case of an error."]) == ""
+    doc.chunk_sections = ["`SESSION_COOKIE_NAME`", "0.8.6"]
+    assert named_by_heading(passages(doc)[0]) == "SESSION_COOKIE_NAME"
+    said = "Use `HTTPSRedirectMiddleware` to enforce `https`."
+    doc = source("S2", "Middleware", said)
+    doc.chunks, doc.chunk_sections = [said], ["HTTPSRedirectMiddleware"]
+    assert named_by_heading(passages(doc)[0]) == ""

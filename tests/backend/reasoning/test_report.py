@@ -599,3 +599,12 @@ async def test_a_comparison_also_answers_what_else_it_asks_of_both(engine: Offli
     assert "raises `FrozenInstanceError`" in report.answer
     assert "becomes `FrozenAttributeError`" in report.answer
     assert "subclass `FrozenError`" in report.answer
+
+
+async def test_an_answer_under_a_code_name_heading_says_the_name(engine: OfflineEngine) -> None:
+    redirect = "Enforces that all incoming requests must either be `https` or `wss`."
+    cors = "Adds appropriate CORS headers to outgoing responses."
+    doc = source("S1", "Middleware", f"{redirect}\n\n{cors}")
+    doc.chunks, doc.chunk_sections = [redirect, cors], ["HTTPSRedirectMiddleware", "CORSMiddleware"]
+    _, report = await _run(engine, "Which middleware makes all incoming requests use https?", [doc])
+    assert report.answer.startswith("HTTPSRedirectMiddleware: Enforces that all incoming")
