@@ -110,9 +110,7 @@ _NAME: Final = re.compile(
     r"variable|field|key|command|tool|format|protocol|algorithm|type|company|person|team|"
     r"author|file|endpoint|event|value)\b"
     # "Which middleware does every app get?": a which-question names its answer.
-    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will)\b"
-    # "Which middleware forces http requests over to https?": one thing, named by what it does
-    r"|^\W*which\s+[a-z][\w-]*\s+(?!(?:is|was|has|does)\b)[a-z]+(?<!s)s\b",
+    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will)\b",
     re.I,
 )
 _PLACE: Final = re.compile(

@@ -57,8 +57,6 @@ from backend.reasoning.offline.question import (
         ("Comparing two instances blows up. How do I get attrs to compare that field?", "how"),
         ("How do I compare requests.Session with httpx.Client?", "comparison"),
         ("I'd like validation skipped inside one block of code. How?", "how"),
-        # one thing, named by what it does
-        ("Which middleware forces http requests over to https?", "name"),
     ],
 )
 def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
@@ -407,7 +405,7 @@ def test_how_much_after_a_scene_asks_for_a_number() -> None:
 
 
 def test_a_class_name_with_an_acronym_is_a_name_of_the_wanted_type() -> None:
-    question = "Which middleware forces http requests over to https?"
+    question = "Which middleware does force http requests over to https?"
     asked = analyse(question)
     assert names_wanted_type(asked, "Add `HTTPSRedirectMiddleware` to the stack.", question)
     assert not names_wanted_type(asked, "Add `HTTPSRedirect` to the stack.", question)
