@@ -390,7 +390,10 @@ def _only_history(passage: Passage, question: str) -> bool:
     answers)?"""
     if not question or _ASKS_ABOUT_CHANGE.search(question) or _GONE.search(question):
         return False
-    return all(denies(t) and not denies(t, gone=False) for t in passage.sentences)
+    return all(
+        _GONE.search(plain(t)) and denies(t) and not denies(t, gone=False)
+        for t in passage.sentences
+    )
 
 
 _CONTINUES: Final = frozenset({"this", "these", "they", "such", "thus", "therefore", "hence"})
@@ -536,6 +539,7 @@ def _denial(
         return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
     nearest = max(c.similarity for c in scored)
+    named = identifiers(question)
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1:
@@ -549,7 +553,7 @@ def _denial(
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
         ):
             return choice
-        if not passage.is_code and _gone_named(passage.quote, identifiers(question)):
+        if not passage.is_code and _gone_named(passage.quote, named):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
         if choice.coverage < DENIAL_COVERAGE:
@@ -558,7 +562,7 @@ def _denial(
         about_it = (
             rarest.lower() in about.lower()
             or stem(rarest.lower()) in part_stems(about)
-            or any(names_code(about, n) for n in identifiers(question))
+            or any(names_code(about, n) for n in named)
         )
         if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
             return choice
