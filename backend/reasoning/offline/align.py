@@ -326,6 +326,8 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
             continue  # "neither A nor B reduced X" negates once
         if not negates or any(start <= s <= start + 8 for s in skip):
             continue
+        if _readers_choice(toks, i) or _in_condition(toks, i):
+            continue
         through = False
         for k in range(i + 1, min(len(toks), i + 1 + SCOPE)):
             nxt = toks[k].lower()
@@ -341,6 +343,36 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
                 break
             through = True
     return out
+
+
+# The reader as the subject: "you don't want to see …", "you're not bound to them" say what
+# the reader chooses, not what a thing is or does. ("We did not observe …" reports a
+# finding: the writers are no reader.)
+_PERSONS: Final = frozenset({"you", "you're", "youre", "i", "i'm"})
+_AUXILIARIES: Final = frozenset(
+    {"do", "does", "did", "are", "am", "will", "would", "should", "can", "could", "need", "must"}
+)
+# A condition opened before the negation, within its clause: "If you tell attrs to not
+# write an `__init__`, it will …" denies nothing the sentence states.
+_CONDITIONS: Final = frozenset({"if", "unless"})
+_CLAUSE_BREAKS: Final = frozenset({",", ";", ":", "."})
+
+
+def _readers_choice(toks: list[str], i: int) -> bool:
+    before = [t.lower() for t in toks[max(0, i - 2) : i]]
+    if before and before[-1] in _AUXILIARIES:
+        before = before[:-1]
+    return bool(before) and before[-1] in _PERSONS
+
+
+def _in_condition(toks: list[str], i: int) -> bool:
+    for token in reversed(toks[:i]):
+        low = token.lower()
+        if low in _CLAUSE_BREAKS:
+            return False
+        if low in _CONDITIONS:
+            return True
+    return False
 
 
 def _fail_to(toks: list[str], i: int) -> bool:

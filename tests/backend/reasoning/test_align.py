@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from backend.reasoning.offline.align import MIN_SHARED, aligned_conflicts, shared_share
 from backend.reasoning.offline.signals import same_subject
 
@@ -104,3 +106,34 @@ def test_a_rate_of_another_thing_in_the_sentence_does_not_contradict() -> None:
         "completed trials remain unpublished."
     )
     assert aligned_conflicts(claim, other) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "other"),
+    [
+        # the reader's choice: what someone wants or is bound to, not what a thing does
+        (
+            "And you don't want to see log entries from the function.",
+            "This is useful if you want to see your log entries within logging.",
+        ),
+        (
+            "The loggers are very fast, but you're not bound to the loggers.",
+            "You are bound to the loggers the library gives you.",
+        ),
+        # a negation inside an opening condition denies nothing the sentence states
+        (
+            "If you tell attrs to not write an init method, it writes an attrs_init method.",
+            "attrs will write an init method and an attrs_init method.",
+        ),
+    ],
+)
+def test_a_negation_of_the_readers_choice_or_in_a_condition_is_no_conflict(
+    claim: str, other: str
+) -> None:
+    assert not [s for s in aligned_conflicts(claim, other) if s.kind == "negation"]
+
+
+def test_a_negation_of_what_a_thing_does_still_conflicts() -> None:
+    claim = "The middleware does not compress responses smaller than 500 bytes."
+    other = "The middleware compresses responses smaller than 500 bytes."
+    assert "negation" in {s.kind for s in aligned_conflicts(claim, other)}
