@@ -225,11 +225,12 @@ async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> Non
 
 
 def summary(tally: Tally, found: Walk) -> str:
-    """The closing line: files ingested, documents added/replaced/unchanged, skipped, failed."""
+    """The closing line: every file the walk found, then what became of each (ingested, with
+    the documents added/replaced/unchanged; nothing to search in it; skipped; failed), the
+    parts adding up to the total."""
     return (
-        f"ingested {tally.ingested} of {tally.files} files: "
-        f"{tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
-        f"{tally.documents['unchanged']} unchanged; "
+        f"{tally.files + len(found.skipped)} files found: {tally.ingested} ingested "
+        f"({tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
+        f"{tally.documents['unchanged']} unchanged), {len(tally.empty)} with no text, "
         f"{len(found.skipped)} skipped, {len(tally.failures)} failed"
-        + (f", {len(tally.empty)} with no text" if tally.empty else "")
     )

@@ -48,7 +48,8 @@ def test_ingest_reports_counts_and_names_the_file_it_could_not_read(
     result = marsa("ingest", str(notes), data_dir=tmp_path / "data")
     assert result.returncode == 1, result.stderr
     summary = (
-        "ingested 2 of 3 files: 2 documents added, 0 replaced, 0 unchanged; 1 skipped, 1 failed"
+        "4 files found: 2 ingested (2 documents added, 0 replaced, 0 unchanged), 0 with no text, "
+        "1 skipped, 1 failed"
     )
     assert summary in result.stdout
     assert "fake.pdf" in result.stderr and "not a PDF" in result.stderr
@@ -94,7 +95,8 @@ def test_ingesting_again_adds_nothing(notes: Path, tmp_path: Path) -> None:
     again = marsa("ingest", str(notes), data_dir=tmp_path / "data")
     assert again.returncode == 0, again.stderr
     summary = (
-        "ingested 2 of 2 files: 0 documents added, 0 replaced, 2 unchanged; 1 skipped, 0 failed"
+        "3 files found: 2 ingested (0 documents added, 0 replaced, 2 unchanged), 0 with no text, "
+        "1 skipped, 0 failed"
     )
     assert summary in again.stdout
 
@@ -192,8 +194,10 @@ def test_ingest_names_a_file_that_held_nothing_to_search(tmp_path: Path) -> None
     (folder / "guide.md").write_text("# Guide\n\nConverters structure and unstructure data.\n")
     result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
     assert result.returncode == 0, result.stderr
-    assert "ingested 1 of 2 files: 1 documents added" in result.stdout
-    assert result.stdout.rstrip().endswith("0 failed, 1 with no text")
+    assert result.stdout.rstrip().endswith(
+        "2 files found: 1 ingested (1 documents added, 0 replaced, 0 unchanged), 1 with no text, "
+        "0 skipped, 0 failed"
+    )
     assert f"nothing indexed {folder / 'api.rst'}: no text to search in it" in result.stderr
 
 
@@ -219,5 +223,7 @@ def test_ingest_names_a_markdown_file_that_only_includes_another(tmp_path: Path)
     (folder / "guide.md").write_text("# Guide\n\nConverters structure and unstructure data.\n")
     result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.rstrip().endswith("0 failed, 1 with no text")
+    assert "1 ingested (1 documents added, 0 replaced, 0 unchanged), 1 with no text" in (
+        result.stdout
+    )
     assert f"nothing indexed {folder / 'contributing.md'}" in result.stderr
