@@ -505,12 +505,23 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     for source in sources:
         seen |= content_stems(f"{source.title}\n{source.text}")
     missing = []
-    for found in re.finditer(r"[A-Za-z][\w.-]*\w", question):
+    said: str | None = None
+    for found in re.finditer(r"[A-Za-z][\w.-]*\w(?:/\d+(?:\.\d+)*)?", question):
         token = found.group(0)
         if _SENTENCE_START.search(question[: found.start()]) or _ABBREVIATION.match(token):
             continue  # "Apart from …, which …?" opens a sentence; "i.e." is no name
         named = token[0].isupper() or any(ch.isdigit() or ch in "_." for ch in token)
-        if named and token.lower() not in STOPWORDS and not content_stems(token) <= seen:
+        if not named or token.lower() in STOPWORDS:
+            continue
+        if "/" in token:  # a versioned name ("HTTP/2"): its words alone are everywhere
+            said = (
+                said
+                if said is not None
+                else " ".join(f"{s.title}\n{s.text}".lower() for s in sources)
+            )
+            if token.lower() not in said and token.lower().replace("/", "") not in said:
+                missing.append(token)
+        elif not content_stems(token) <= seen:
             missing.append(token)
     return missing
 
@@ -538,6 +549,9 @@ def _denial(
     if len(known) < 2:
         return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
+    # "… listen on IPv4 and IPv6 at the same time?" / "… does not support ipv6 and ipv4 at the
+    # same time": two of the three rarest words said together name the thing as well.
+    rare = sorted(known, key=lambda t: -idf[stem(t.lower())])[:3]
     nearest = max(c.similarity for c in scored)
     named = identifiers(question)
     for choice in scored:
@@ -559,8 +573,10 @@ def _denial(
         if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"
+        held = part_stems(about)
         about_it = (
             rarest.lower() in about.lower()
+            or (len(rare) == 3 and sum(stem(t.lower()) in held for t in rare) >= 2)
             or stem(rarest.lower()) in part_stems(about)
             or any(names_code(about, n) for n in named)
         )

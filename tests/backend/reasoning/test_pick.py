@@ -605,3 +605,47 @@ def test_a_hyphenated_word_is_held_by_its_parts_written_apart() -> None:
     text = "You can also use `copy.replace` from the standard library."
     assert coverage(["standard-library"], text, "", {"": 1.0}) == 1.0
     assert coverage(["standard-deviation"], text, "", {"": 1.0}) == 0.0
+
+
+SERVING = (
+    "The development server reloads the code when a file changes. "
+    "Some browsers try to access ipv6 first and then ipv4, which can be slow.\n\n"
+    "At the current time the integrated webserver does not support ipv6 and ipv4 at the same "
+    "time and for better portability ipv4 is the default.\n\n"
+    "Pass `threaded=True` to handle each request in a thread."
+)
+
+
+QUICKSTART = (
+    "Start the development server with `run_simple`. The development server is not for "
+    "production. Configure the development server with a host name and a port. The server "
+    "restarts at any time a module changes. It can listen on any port you choose."
+)
+DEBUGGING = (
+    "The development server can show an interactive debugger. Configure it with "
+    "`use_debugger=True`. The debugger runs in the server process."
+)
+
+
+async def test_a_denial_holding_two_of_the_three_rarest_words_denies_the_premise(
+    engine: OfflineEngine,
+) -> None:
+    # "listen", the rarest word, is not in the denial; "ipv4" and "ipv6" said together are.
+    pick = await _pick(
+        engine,
+        "How do I configure the development server to listen on IPv4 and IPv6 at the same time?",
+        [
+            source("S1", "Serving", SERVING),
+            source("S2", "Quickstart", QUICKSTART),
+            source("S3", "Debugging", DEBUGGING),
+        ],
+    )
+    assert pick.denial is not None
+    assert "does not support ipv6 and ipv4" in pick.denial.passage.text
+
+
+def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
+    sources = [source("S1", "Serving", "The server speaks HTTP/1.1 and supports IPv6 and HTTP.")]
+    assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
+    assert unknown_names("Does the development server support HTTP/1.1?", sources) == []
+    assert unknown_names("Does the server speak HTTP?", sources) == []
