@@ -175,8 +175,9 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "how": re.compile(
         r"\byou (?:can|need to|should|must|have to)\b(?!['’]t|\s+not\b|not\b)|\bby \w+ing\b|\bvia `"
         r"|\bto \w+[^.]{0,60}?,\s*(?:use|set|pass|call|add|install)\b"
-        r"|\b(?:use|set|pass|call|install|configure|enable|add|create|instantiate|specify|"
-        r"provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
+        # ("… the test client will add the raw value to `REQUEST_URI`" is what it does)
+        r"|(?<!\bwill )(?<!\bwould )\b(?:use|set|pass|call|install|configure|enable|add|create|"
+        r"instantiate|specify|provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
         r"|(?:^|[.;:]\s*)(?:first|then|next|finally)\b,?\s+\w+|\b(?:first|then|next|finally),"
         # "The proper way to type such a class variable is with `typing.ClassVar`", "attrs
         # comes with the `attrs.cmp_using` helper": the way to do it, named

@@ -409,3 +409,12 @@ def test_a_class_name_with_an_acronym_is_a_name_of_the_wanted_type() -> None:
     asked = analyse(question)
     assert names_wanted_type(asked, "Add `HTTPSRedirectMiddleware` to the stack.", question)
     assert not names_wanted_type(asked, "Add `HTTPSRedirect` to the stack.", question)
+
+
+def test_what_the_software_will_do_is_no_instruction() -> None:
+    asked = analyse("How do I send a JSON payload with the test client?")
+    assert asked.how_to
+    said = "The test client will add the raw value to both the `REQUEST_URI` and `RAW_URI` keys."
+    assert not holds_cue(asked, said)
+    assert holds_cue(asked, "Add the raw value to `REQUEST_URI` yourself.")
+    assert holds_cue(asked, "A shortcut is to pass a dict to `json` instead of using `data`.")
