@@ -16,7 +16,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from backend.config import get_settings
-from backend.mcp_client import MCPHub, ServerUnavailable, ToolCallError, docs_only
 
 app = typer.Typer(
     help="MARSA, a multi-agent research assistant. Its store and run history live in "
@@ -74,6 +73,7 @@ def ingest(
     reStructuredText, text, HTML, PDF, Word (.docx), JSON lines. Lists what it skipped
     and why, and ends with the totals."""
     from backend.ingest_cli import ingest_command
+    from backend.mcp_client import ServerUnavailable
 
     _use_data_dir(data_dir)
     try:
@@ -87,6 +87,8 @@ def ingest(
 
 
 async def _search(query: str, n: int, mode: str, filters: dict[str, Any] | None) -> dict[str, Any]:
+    from backend.mcp_client import MCPHub, docs_only
+
     args: dict[str, Any] = {"query": query, "n_results": n, "mode": mode}
     if filters:
         args["filters"] = filters
@@ -106,6 +108,8 @@ def search(
     data_dir: DataDir = None,
 ) -> None:
     """Search the document store through its MCP server."""
+    from backend.mcp_client import ServerUnavailable, ToolCallError
+
     _use_data_dir(data_dir)
     try:
         response = asyncio.run(_search(query, n, mode, _parse_filters(filter_ or [])))
@@ -252,6 +256,7 @@ def research(
 ) -> None:
     """Research a question: plan, search, fact-check, and write a cited report."""
     _use_data_dir(data_dir)
+    from backend.mcp_client import ServerUnavailable
     from backend.research_cli import render, research_command
 
     if fmt not in ("md", "json"):

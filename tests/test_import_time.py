@@ -60,3 +60,10 @@ def test_importing_the_offline_engine_builds_no_server_and_loads_none() -> None:
 )
 def test_importing_a_module_builds_no_mcp_server(module: str) -> None:
     assert _import(module)["built"] == []
+
+
+def test_the_cli_loads_the_mcp_client_only_for_a_command_that_uses_it() -> None:
+    # `marsa --help` took 2.8 s, 1.5 s of it importing langchain-mcp-adapters through the
+    # MCP client; a command that talks to a server imports it when it runs.
+    loaded = _import("backend.cli")["loaded"]
+    assert [m for m in loaded if m.startswith("backend.mcp_client")] == []
