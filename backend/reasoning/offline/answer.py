@@ -32,7 +32,7 @@ from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import Passage, named_by_heading, shown_for
-from backend.reasoning.offline.pick import Choice, Pick, choose, complement, denies
+from backend.reasoning.offline.pick import Choice, Pick, choose, complement, says_gone
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse, needs_value
 from backend.reasoning.offline.signals import is_year_token, tokens
@@ -545,18 +545,16 @@ def _yes_or_no(question: str, choice: Choice) -> str:
         return ""
     passage = choice.passage.quote
     asked = re.sub(r"\bor not\b", "", question, flags=re.I)  # "Is it set or not?" is no denial
-    if _STILL.search(asked) and not has_negation(asked) and _says_gone(choice.passage):
+    if (
+        _STILL.search(asked)
+        and not has_negation(asked)
+        and any(says_gone(t) for t in choice.passage.sentences)
+    ):
         return "No:"  # "Is that still the way to do it?" / "Passing "self" is deprecated."
     return "No:" if has_negation(passage) != has_negation(asked) else "Yes:"
 
 
 _STILL: Final = re.compile(r"\bstill\b", re.I)
-
-
-def _says_gone(passage: Passage) -> bool:
-    """Does a sentence of the passage say something was deprecated or removed (not that it
-    cannot be done)?"""
-    return any(denies(t) and not denies(t, gone=False) for t in passage.sentences)
 
 
 # "… X or Y?" in the asking clause; not "or not" ("Is it set or not?") nor a trailing "or?"

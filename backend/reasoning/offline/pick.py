@@ -390,9 +390,16 @@ def _only_history(passage: Passage, question: str) -> bool:
     answers)?"""
     if not question or _ASKS_ABOUT_CHANGE.search(question) or _GONE.search(question):
         return False
-    return all(
-        _GONE.search(plain(t)) and denies(t) and not denies(t, gone=False)
-        for t in passage.sentences
+    return all(says_gone(t) for t in passage.sentences)
+
+
+def says_gone(sentence: str) -> bool:
+    """Does the sentence say something was removed or deprecated (not that it cannot be
+    done)?"""
+    return (
+        bool(_GONE.search(plain(sentence)))
+        and denies(sentence)
+        and not denies(sentence, gone=False)
     )
 
 
@@ -577,7 +584,7 @@ def _denial(
         about_it = (
             rarest.lower() in about.lower()
             or (len(rare) == 3 and sum(stem(t.lower()) in held for t in rare) >= 2)
-            or stem(rarest.lower()) in part_stems(about)
+            or stem(rarest.lower()) in held
             or any(names_code(about, n) for n in named)
         )
         if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
