@@ -88,6 +88,11 @@ def _strip_jsx(prose: str) -> str:
 
 # --- reStructuredText ---------------------------------------------------------
 
+# Roles Sphinx shows as code: a Python object, an option, a file name …
+CODE_ROLES = re.compile(
+    r"^(?:py:)?(?:func|meth|class|attr|mod|obj|data|exc|const|any|type|envvar|option|"
+    r"program|command|code|literal|samp|file|kbd|makevar|regexp|token|keyword)$"
+)
 _ROLE = re.compile(r"^:[\w:+.-]+:`(?P<text>.*)`$", re.DOTALL)
 _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
@@ -247,11 +252,7 @@ def _rst_blocks(
         elif isinstance(child, nodes.bullet_list | nodes.enumerated_list):
             yield _list(child, fields)
         elif isinstance(child, nodes.definition_list):
-            for item in child.children:
-                term = next((c for c in item.children if isinstance(c, nodes.term)), None)
-                definitions = [c for c in item.children if isinstance(c, nodes.definition)]
-                blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields, True)]
-                yield labelled(_inline(term) if term is not None else "", blocks)
+            yield _definitions(child, depth, fields)
         elif isinstance(child, nodes.field_list):
             for item in child.children:
                 name, body = item.children[0], item.children[1]
@@ -328,14 +329,28 @@ def _inline_text(node: Any) -> str:
         if isinstance(child, nodes.Text):
             parts.append(str(child))
         elif isinstance(child, nodes.literal):
-            parts.append(f"`{child.astext()}`")
+            # ("The default is `noopener`."), shown as Sphinx shows it (`Title <target>`: Title).
+            parts.append(f"`{role_text(child.astext())}`")
         elif isinstance(child, nodes.problematic):
-            parts.append(role_text(child.astext()))
+            parts.append(_role_shown(child.astext()))
+        elif isinstance(child, nodes.title_reference):
+            # `name` in single backticks (the default role: "The default is `noopener`."):
+            # Sphinx projects mean code by it; shown as Sphinx shows it (`Title <target>`).
+            parts.append(f"`{role_text(child.astext())}`")
         elif isinstance(child, nodes.system_message):
             continue  # docutils' own note ("Unknown interpreted text role …"), not the text
         elif isinstance(child, nodes.Element):
             parts.append(_inline_text(child))
     return "".join(parts)
+
+
+def _role_shown(source: str) -> str:
+    """A role as a reader of the built page sees it: a code object's name as `code`
+    (:class:`~tides.Gauge` → `Gauge`), a cross-reference's title as words."""
+    shown = role_text(source)
+    role = _ROLE.match(source)
+    name = source[1 : source.index(":", 1)].lower() if role else ""
+    return f"`{shown}`" if CODE_ROLES.match(name) and "`" not in shown else shown
 
 
 def role_text(source: str) -> str:
@@ -366,6 +381,25 @@ def _list(node: Any, fields: dict[str, str]) -> str:
         blocks = list(_rst_blocks(item, 0, fields, True))
         body = "\n".join(blocks).splitlines() or [""]
         lines.append(f"{marker} {body[0]}")
+        lines.extend(f"  {line}" for line in body[1:])
+    return "\n".join(lines)
+
+
+def _definitions(node: Any, depth: int, fields: dict[str, str]) -> str:
+    """A definition list as list items, "- term: definition", as MyST's are read: each entry
+    is one item ("Inside macros, you have access to three special variables:" keeps its
+    `varargs`, `kwargs` and `caller` after it), and an entry never runs into the next."""
+    from docutils import nodes
+
+    lines = []
+    for item in node.children:
+        term = next((c for c in item.children if isinstance(c, nodes.term)), None)
+        definitions = [c for c in item.children if isinstance(c, nodes.definition)]
+        blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields, True)]
+        label = _inline(term).rstrip(":").rstrip() if term is not None else ""  # ``x``:
+        # Its later blocks (a code example, a second list) stay in the item: no blank line.
+        body = [ln for ln in labelled(label, blocks).splitlines() if ln.strip()] or [""]
+        lines.append(f"- {body[0]}")
         lines.extend(f"  {line}" for line in body[1:])
     return "\n".join(lines)
 

@@ -20,6 +20,7 @@ from typing import Final
 from mcp_servers.document_store.formats import (
     AUTODOC_OBJECT,
     CODE_DIRECTIVES,
+    CODE_ROLES,
     DIRECTIVE_LABELS,
     SETTING_DIRECTIVES,
     SKIPPED_DIRECTIVES,
@@ -44,10 +45,6 @@ _NOT_A_TERM: Final = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\||```|~~~)")
 _LIST_START: Final = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _OPTION_LINE: Final = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
 # Roles that name code objects (Python domain and friends): shown as code.
-_CODE_ROLES: Final = re.compile(
-    r"^(?:py:)?(?:func|meth|class|attr|mod|obj|data|exc|const|any|type|envvar|option|"
-    r"program|command|code|literal|samp|file|kbd|makevar|regexp|token|keyword)$"
-)
 _DEFINITION: Final = re.compile(r"^:[ \t]+(?P<text>\S.*)$")
 _MYST_SIGNS: Final = re.compile(
     r"\{[\w:+.-]+\}`|^[ \t]*(?:`{3,}|~{3,}|:{3,})\{[\w:+.-]+\}|^[ \t]*\([\w:.+-]+\)=[ \t]*$"
@@ -193,4 +190,4 @@ def _inline(line: str) -> str:
 def _role(match: re.Match[str]) -> str:
     shown = role_text(f":{match.group('role')}:`{match.group('text')}`")
     role = match.group("role").lower()
-    return f"`{shown}`" if _CODE_ROLES.match(role) and "`" not in shown else shown
+    return f"`{shown}`" if CODE_ROLES.match(role) and "`" not in shown else shown

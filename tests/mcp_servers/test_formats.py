@@ -149,12 +149,44 @@ def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> No
         "Note: Calibrate first.",
         "- spring tides\n- neap tides",
         "- high: height: `3.1`",  # a table row under its header (tables.py)
-        "see the chapter and Gauge; call `read()`.",
+        "see the chapter and `Gauge`; call `read()`.",  # a code object's role shows as code
         "New in version 2.0: Gauges report in metres.",
         "Read the tables too.",
-        "ebb: The falling tide.",
+        "- ebb: The falling tide.",
     ):
         assert kept in doc.content
+
+
+RST_DEFINITIONS = b"""Inside macros, you have access to three special variables:
+
+`varargs`
+    Extra positional arguments, as a list.
+
+``kwargs``:
+    Like `varargs` but for keyword arguments.
+
+    For example::
+
+        m(a=1)
+
+`caller`
+    The caller, as a callable macro.
+
+The default is `noopener`. Use the `validates <marshmallow.validates>` decorator.
+"""
+
+
+def test_rst_definition_lists_are_list_items_after_their_lead_in() -> None:
+    (doc,) = load_bytes(RST_DEFINITIONS, "macros.rst")
+    assert (
+        "Inside macros, you have access to three special variables:\n\n"
+        "- `varargs`: Extra positional arguments, as a list.\n"
+        "- `kwargs`: Like `varargs` but for keyword arguments. For example:\n"
+        "  ```\n  m(a=1)\n  ```\n"
+        "- `caller`: The caller, as a callable macro."
+    ) in doc.content
+    # The default role reads as code, shown as Sphinx shows it.
+    assert "The default is `noopener`. Use the `validates` decorator." in doc.content
 
 
 def test_rst_never_includes_other_files() -> None:
