@@ -78,6 +78,7 @@ class _Sentence:
     item: int  # offset of the list item's bullet line the sentence sits in; -1 outside a list
     lead_in: bool  # ends with ':' (introduces what follows)
     usable: bool
+    goes_on: bool = False  # the rest of a sentence a code block interrupted: no passage starts here
 
 
 def _sentences(source: Source) -> list[_Sentence]:
@@ -99,9 +100,28 @@ def _sentences(source: Source) -> list[_Sentence]:
                 item=_item_of(text, start),
                 lead_in=stripped.endswith(":"),
                 usable=answerable(sentence) and not _in_table(text, start),
+                goes_on=_continues_code(text, start, sentence),
             )
         )
     return found
+
+
+# A lower-case verb or relative word can only go on with a sentence begun before a code block:
+# "For example, this template:" ``…`` "gets rendered with blank lines inside the div:".
+_GOES_ON: Final = re.compile(
+    r"(?:which|that|would|will|could|should|can|may|might|must|does|do|did|is|are|was|were|"
+    r"gets|get|becomes|produces|returns|renders|prints|outputs|yields|gives|results|"
+    r"and|or|but|then|where|whereas)\b"
+)
+_ENDS_WITH_CODE: Final = re.compile(r"(?:```|~~~)[ \t]*\n\s*$")
+
+
+def _continues_code(text: str, start: int, sentence: str) -> bool:
+    """Is the sentence the rest of one a code block interrupted (it opens with a lower-case
+    verb or "which" right after the block)? It says nothing a reader can follow alone."""
+    return bool(_GOES_ON.match(sentence.lstrip())) and bool(
+        _ENDS_WITH_CODE.search(text[max(0, start - 12) : start])
+    )
 
 
 def _in_table(text: str, start: int) -> bool:
@@ -160,6 +180,8 @@ def passages(source: Source) -> list[Passage]:
     sentences = _sentences(source)
     out: list[Passage] = []
     for i, first in enumerate(sentences):
+        if first.goes_on:
+            continue
         code = _code_after(source.text, first)
         if code is not None:
             out += _code_passages(source, sentences, i, code)

@@ -268,3 +268,35 @@ def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
     doc = source("S2", "Middleware", said)
     doc.chunks, doc.chunk_sections = [said], ["HTTPSRedirectMiddleware"]
     assert named_by_heading(passages(doc)[0]) == ""
+
+
+WHITESPACE = """Without the `trim_blocks` option, this template:
+
+```
+<div>{% if True %}yay{% endif %}</div>
+```
+
+gets rendered with blank lines inside the div:
+
+```
+<div>
+
+yay
+</div>
+```
+
+The attrs package includes helpers for filtering attributes.
+
+```
+asdict(c)
+```
+
+attrs includes helpers for filtering the attributes.
+"""
+
+
+def test_the_rest_of_a_sentence_a_code_block_interrupted_is_no_passage() -> None:
+    texts = [p.text for p in passages(source("S1", "Whitespace control", WHITESPACE))]
+    assert not any(t.startswith("gets rendered") for t in texts)
+    # A lower-case name opening a sentence after code is a subject, not a continuation.
+    assert "attrs includes helpers for filtering the attributes." in texts
