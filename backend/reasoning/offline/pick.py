@@ -71,6 +71,8 @@ DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
+PREMISE_TERMS: Final = 3  # a stated premise this long is denied by a sentence holding most of it
+RARE_PAIR_TERMS: Final = 5  # two of the three rarest words name the subject in a question this long
 WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (as 1 for a list question)
@@ -542,6 +544,37 @@ def _ranks(sources: list[Source]) -> dict[str, int]:
     return {s.id: rank for rank, s in enumerate(order)}
 
 
+_PREMISE_OPENING: Final = re.compile(
+    r"^\W*(?:since|given that|now that|because|as|seeing that|knowing that)\s+", re.I
+)
+
+
+def _premise_terms(question: str) -> list[str]:
+    """The words of what a question states before it asks (its scene, less an opening
+    "Since"/"Given that"), or none when it only asks."""
+    asking = asking_part(question, phrases=False)
+    scene = question.replace(asking, " ", 1) if asking != question.strip() else ""
+    return key_terms(_PREMISE_OPENING.sub("", scene.strip())) if scene.strip() else []
+
+
+_NEGATED_WORD: Final = re.compile(
+    r"\b(?:not|n't|never|no longer|cannot)\s+(?:\w+\s+)?(?P<word>[a-z]\w+)", re.I
+)
+
+
+def _negates(sentence: str, premise: list[str]) -> bool:
+    """Does the sentence negate a word the premise states ("overrides" / "does not override"),
+    outside a condition?"""
+    text = plain(sentence)
+    if _OPENS_WITH_CONDITION.match(text):
+        return False
+    stated = {stem(t.lower()) for t in premise}
+    return any(
+        stem(m.group("word").lower()) in stated and not _CONDITION.search(text[: m.start()])
+        for m in _NEGATED_WORD.finditer(text)
+    )
+
+
 def _denial(
     asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
 ) -> Choice | None:
@@ -557,10 +590,15 @@ def _denial(
         return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
     # "… listen on IPv4 and IPv6 at the same time?" / "… does not support ipv6 and ipv4 at the
-    # same time": two of the three rarest words said together name the thing as well.
+    # same time": two of the three rarest words said together name the thing as well, in a
+    # question of several words ("What's the oldest Python version I can run Jinja on?" has
+    # four: "Jinja doesn't allow arbitrary Python code" is not about it).
     rare = sorted(known, key=lambda t: -idf[stem(t.lower())])[:3]
     nearest = max(c.similarity for c in scored)
     named = identifiers(question)
+    # What the question states before it asks ("Since redefining a macro in a child template
+    # overrides the parent's, what's the cleanest way …?"): its premise, when it has one.
+    premise = _premise_terms(question)
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1:
@@ -577,13 +615,21 @@ def _denial(
         if not passage.is_code and _gone_named(passage.quote, named):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
+        if (
+            len(premise) >= PREMISE_TERMS
+            and not passage.is_code
+            and coverage(premise, passage.quote, "", idf) >= DENIAL_FULL_COVERAGE
+            and (denies(passage.quote) or _negates(passage.quote, premise))
+        ):
+            return choice  # "… a macro in a child template does not override a macro in a
+            # parent template": the stated premise, denied in most of its own words
         if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"
         held = part_stems(about)
         about_it = (
             rarest.lower() in about.lower()
-            or (len(rare) == 3 and sum(stem(t.lower()) in held for t in rare) >= 2)
+            or (len(known) >= RARE_PAIR_TERMS and sum(stem(t.lower()) in held for t in rare) >= 2)
             or stem(rarest.lower()) in held
             or any(names_code(about, n) for n in named)
         )

@@ -644,6 +644,49 @@ async def test_a_denial_holding_two_of_the_three_rarest_words_denies_the_premise
     assert "does not support ipv6 and ipv4" in pick.denial.passage.text
 
 
+INSTALLING = (
+    "We recommend using the latest version of Python. Jinja supports Python 3.7 and newer. "
+    "Install the most recent Jinja version using pip."
+)
+DESIGN = (
+    "Jinja doesn't allow arbitrary Python code in templates, or every feature available in "
+    "the Python language. Templates are kept apart from the program's logic."
+)
+
+
+async def test_two_rare_words_of_a_short_question_do_not_make_a_denial_about_it(
+    engine: OfflineEngine,
+) -> None:
+    # Four words: "Python" and "Jinja" in a denial are chance, not the subject asked about.
+    pick = await _pick(
+        engine,
+        "What's the oldest Python version I can run Jinja on?",
+        [source("S1", "Introduction", INSTALLING), source("S2", "Design", DESIGN)],
+    )
+    assert pick.denial is None
+    assert pick.best is not None and "3.7" in pick.best.passage.text
+
+
+MACROS = (
+    "Template inheritance lets child templates override blocks of a base layout. "
+    "Due to how scopes work in Jinja, a macro in a child template does not override a macro "
+    "in a parent template. Macros can be imported from other templates."
+)
+
+
+async def test_a_premise_the_question_states_is_denied_in_its_own_words(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "Since redefining a macro in a child template overrides the parent layout's macro of "
+        "the same name, what's the cleanest way to customize a layout macro per page?",
+        [source("S1", "Template Designer Documentation", MACROS)],
+    )
+    assert pick.denial is not None
+    assert "does not override a macro" in pick.denial.passage.text
+
+
 def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     sources = [source("S1", "Serving", "The server speaks HTTP/1.1 and supports IPv6 and HTTP.")]
     assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
