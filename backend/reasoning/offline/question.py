@@ -52,9 +52,12 @@ _WHY: Final = re.compile(
     re.I,
 )
 _PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
+# "How deep …?", "how many …?": a measure, asked for as a number.
+_MEASURES: Final = "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small"
 _HOW: Final = re.compile(
-    r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:many|much|"
-    r"long|old|big|large|often|far|fast))|what happens|in what way|what steps|walk me through)\b"
+    r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"
+    + _MEASURES
+    + r")\b)|what happens|in what way|what steps|walk me through)\b"
     r"|\bhow (?:do|can|should) (?:i|you|we)\b"
     # "Where do I put the super().__init__() call?": the place in one's own code is a step
     r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b",
@@ -81,7 +84,7 @@ _LIST: Final = re.compile(
     re.I,
 )
 _NUMBER: Final = re.compile(
-    r"^\W*how (?:many|much|long|often|big|large|far|fast|old)\b"
+    r"^\W*how (?:" + _MEASURES + r")\b"
     # "Per the benchmarks, roughly how much longer does it take …?": asked after a scene
     r"|,\s*(?:\w+\s+)?how (?:many|much|long|often)\b"
     r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
@@ -202,9 +205,12 @@ _DEFAULT_VALUE: Final = re.compile(
     r"|\b\w+\s?=\s?(?:\d|true\b|false\b|none\b)",  # a signature's keyword default
     re.I,
 )
-# Not values: a link, an issue or pull request number, a version ("from version 0.10.0").
+# Not values: a link, an issue or pull request number, a version ("from version 0.10.0",
+# "Since Jinja 2.1, …").
 _REFERENCES: Final = re.compile(
-    r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*", re.I
+    r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*"
+    r"|(?-i:\b[A-Z][A-Za-z]+ \d+\.\d+\b)",
+    re.I,
 )
 
 
@@ -469,9 +475,10 @@ def _counts(asked: Asked, passage: str) -> bool:
     thing ("two worker processes"; "prompts in two different places" does not count
     seconds)."""
     passage = without_bullets(passage)  # "1. A context dictionary …" counts nothing
-    # "retries forever" answers "how many times does it retry?"
+    # "retries forever" answers "how many times does it retry?"; a digit in a name
+    # ("`loop.depth0`", "utf8") is no number.
     if re.search(
-        r"\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
+        r"(?<![A-Za-z_])\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
         r"|without (?:a )?limit)\b",
         passage,
         re.I,

@@ -404,6 +404,17 @@ def test_how_much_after_a_scene_asks_for_a_number() -> None:
     assert analyse("Is there a validator capping how long a string may be?").kind == "yes_no"
 
 
+def test_how_deep_asks_for_a_number_and_a_name_or_a_release_is_none() -> None:
+    asked = analyse("How deep can a recursive for loop nest before Jinja raises an error?")
+    assert asked.kind == "number"
+    assert analyse("How high does it go?").kind == "number"
+    assert analyse("How does it nest?").kind == "how"
+    assert holds_cue(asked, "Loops nest up to 100 levels deep.")
+    # A digit in a name, and a product's release, count nothing.
+    assert not holds_cue(asked, "`loop.depth0` indicates how deep in a recursive loop it is.")
+    assert not holds_cue(asked, "Since Jinja 2.1, an extra helper allows loop-unbound cycling.")
+
+
 def test_a_class_name_with_an_acronym_is_a_name_of_the_wanted_type() -> None:
     question = "Which middleware does force http requests over to https?"
     asked = analyse(question)
