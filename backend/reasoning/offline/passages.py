@@ -68,6 +68,7 @@ class Passage:
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     lead: str = ""  # a code passage's lead-in as a reader sees it
+    label: str = ""  # the term of the list item it sits in, when it starts after it
 
 
 @dataclass(slots=True)
@@ -219,7 +220,34 @@ def passages(source: Source) -> list[Passage]:
             out.append(Passage(source, [m.text for m in members], quote, plain(quote), first=i))
     for passage in out:
         passage.section = section_of(source, passage.sentences[0])
+        if not passage.is_list:
+            passage.label = item_label(source, passage.quote)
     return out
+
+
+# "- `truncate.leeway`: Configures …", "- loop.index0: The current iteration …": the term an
+# entry of a definition list or a reference table defines.
+_ITEM_LABEL: Final = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+(?P<label>`[^`\n]{1,60}`|\*\*[^*\n]{1,40}\*\*"
+    r"|[\w][\w.()/-]{0,40})[ \t]*:[ \t]",
+    re.M,
+)
+
+
+def item_label(source: Source, text: str) -> str:
+    """The term of the list item a passage (or sentence) sits in when it starts after the term
+    ("The default is `5`." in the entry of `truncate.leeway`): what it is about, which the
+    sentence does not say. '' outside such an item or at its start."""
+    start = source.text.find(text)
+    if start < 0:
+        return ""
+    item = _item_of(source.text, start)
+    if item < 0:
+        return ""
+    match = _ITEM_LABEL.match(source.text, item)
+    if match is None or start < match.end():
+        return ""
+    return plain(match.group("label")).strip()
 
 
 # A section named by one code name: `HTTPSRedirectMiddleware`, `SESSION_COOKIE_NAME`,
@@ -233,9 +261,10 @@ _CODE_HEADING: Final = re.compile(
 def named_by_heading(passage: Passage) -> str:
     """The code name a reference page's section is headed with, when the passage under it
     does not name it ("Enforces that all incoming requests must either be `https` or `wss`."
-    under `HTTPSRedirectMiddleware`): a reader needs it to know what the passage is about."""
-    heading = plain(passage.section).strip()
-    if not _CODE_HEADING.match(heading):
+    under `HTTPSRedirectMiddleware`), or the term of the list entry it sits in ("The default is
+    `5`." of `truncate.leeway`): a reader needs it to know what the passage is about."""
+    heading = passage.label or plain(passage.section).strip()
+    if not passage.label and not _CODE_HEADING.match(heading):
         return ""
     name = heading.strip("`")
     shown = plain(passage.text).lower()

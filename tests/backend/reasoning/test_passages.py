@@ -300,3 +300,19 @@ def test_the_rest_of_a_sentence_a_code_block_interrupted_is_no_passage() -> None
     assert not any(t.startswith("gets rendered") for t in texts)
     # A lower-case name opening a sentence after code is a subject, not a continuation.
     assert "attrs includes helpers for filtering the attributes." in texts
+
+
+POLICIES = """Policies change how filters behave:
+
+- `truncate.leeway`: Configures the leeway default for the truncate filter. The default is `5`.
+- `urlize.rel`: A string that defines the items for the rel attribute. The default is `noopener`.
+"""
+
+
+def test_a_passage_inside_a_list_entry_is_shown_with_the_entrys_term() -> None:
+    found = passages(source("S1", "Policies", POLICIES))
+    later = next(p for p in found if p.text == "The default is `5`.")
+    assert later.label == "`truncate.leeway`"
+    assert named_by_heading(later) == "truncate.leeway"
+    whole = next(p for p in found if p.text.startswith("`urlize.rel`: A string"))
+    assert whole.label == "" and named_by_heading(whole) == ""
