@@ -172,13 +172,18 @@ class RstDocument:
     fields: dict[str, str] = field(default_factory=dict)
 
 
+_SPHINX_CLASS = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+class::", re.M)
+
+
 def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
     """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown;
     ``nested`` for the body of a directive, which writes no heading of its own."""
     from docutils.core import publish_doctree
 
     tree = publish_doctree(
-        text,
+        # Sphinx reads `.. class:: namespace(...)` as a Python class; docutils' own "class"
+        # directive would take the name for a style and the reader would lose it.
+        _SPHINX_CLASS.sub(r"\g<indent>.. py:class::", text),
         settings_overrides={
             "report_level": 5,
             "halt_level": 5,

@@ -189,6 +189,26 @@ def test_rst_definition_lists_are_list_items_after_their_lead_in() -> None:
     assert "The default is `noopener`. Use the `validates` decorator." in doc.content
 
 
+SPHINX_CLASSES = b"""Globals
+-------
+
+.. class:: cycler(\\*items)
+
+    Cycle through values.
+
+.. class:: namespace(...)
+
+    Creates a new container that allows attribute assignment.
+"""
+
+
+def test_a_sphinx_class_directive_is_an_object_named_by_its_class() -> None:
+    # Not docutils' "class" directive, which would take the name for a style and drop it.
+    (doc,) = load_bytes(SPHINX_CLASSES, "globals.rst")
+    assert "## `cycler`\n\nCycle through values." in doc.content
+    assert "## `namespace`\n\nCreates a new container" in doc.content
+
+
 def test_rst_never_includes_other_files() -> None:
     (doc,) = load_bytes(RST, "tides.rst")
     assert "root:" not in doc.content and "passwd" not in doc.content
