@@ -209,7 +209,7 @@ def _rst_blocks(
     from docutils import nodes
 
     in_object = False  # the last block written was an object description's (its heading's)
-    for child in node.children:
+    for index, child in enumerate(node.children):
         if in_object and not isinstance(child, nodes.system_message | nodes.section):
             yield from _after_object(node, depth, in_object)
             in_object = False
@@ -273,6 +273,8 @@ def _rst_blocks(
             yield labelled(label, list(_rst_blocks(child, depth, fields, True)))
         elif isinstance(child, nodes.TextElement):
             yield _inline(child)
+            if isinstance(child, nodes.paragraph) and _inline(child).endswith(":"):
+                yield _objects_listed(node.children[index + 1 :])
         elif isinstance(child, nodes.Element):
             yield from _rst_blocks(child, depth, fields, nested)
 
@@ -306,6 +308,32 @@ def labelled(label: str, blocks: list[str]) -> str:
     if "\n" in out[0] or _BLOCK_START.match(out[0]):
         return "\n\n".join([f"{label}:", *out])
     return "\n\n".join([f"{label}: {out[0]}", *out[1:]])
+
+
+def _objects_listed(following: list[Any]) -> str:
+    """The objects a lead-in introduces ("The following functions are available in the
+    global scope by default:" before `range`, `lipsum`, `dict` …), as list items with each one's
+    first sentence, so the lead-in is read with what it announces; '' unless two or more
+    object descriptions follow it."""
+    from docutils import nodes
+
+    items: list[str] = []
+    for sibling in following:
+        if isinstance(sibling, nodes.comment | nodes.target):
+            continue
+        if not isinstance(sibling, nodes.system_message):
+            break
+        described = _object_description(sibling) or _autodoc_object(sibling)
+        if described is None:
+            if _unknown_directive(sibling):
+                break
+            continue  # ".. py:currentmodule:: x" says nothing
+        name, body = described
+        prose = next((b for b in body.split("\n\n") if b.strip() and b[0].isalnum()), "")
+        first = re.split(r"(?<=[.!?])\s+", " ".join(prose.split()), maxsplit=1)[0]
+        first = first[:-1] + "." if first.endswith(":") else first  # "… the `{% set %}` tag:"
+        items.append(f"- `{name}`: {first}" if first else f"- `{name}`")
+    return "\n".join(items) if len(items) >= 2 else ""
 
 
 def _after_object(node: Any, depth: int, in_object: bool) -> Iterator[str]:
@@ -464,6 +492,24 @@ def _object_description(message: Any) -> tuple[str, str] | None:
     body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n"), nested=True).markdown
     name = directive.group("args").split("(", 1)[0].strip()
     return name or directive.group("args").strip(), body
+
+
+def _autodoc_object(message: Any) -> tuple[str, str] | None:
+    """An autodoc directive ("autofunction:: attrs.filters.include"): the object's name and
+    what the file says below it; None for any other message."""
+    from docutils import nodes
+
+    if message.get("type") != "ERROR":
+        return None
+    block = next((c for c in message.children if isinstance(c, nodes.literal_block)), None)
+    first, *rest = block.astext().splitlines() if block is not None else [""]
+    directive = _DIRECTIVE.match(first.strip())
+    if directive is None or not AUTODOC_OBJECT.match(directive.group("name").split(":")[-1]):
+        return None
+    name = directive.group("args").split("(", 1)[0].strip()
+    rest = [line for line in rest if not line.strip().startswith(":")]
+    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n"), nested=True).markdown
+    return (name, body) if name else None
 
 
 def _unknown_directive(message: Any) -> str:

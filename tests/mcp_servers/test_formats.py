@@ -209,6 +209,52 @@ def test_a_sphinx_class_directive_is_an_object_named_by_its_class() -> None:
     assert "## `namespace`\n\nCreates a new container" in doc.content
 
 
+OBJECTS_LISTED = b"""Globals
+-------
+
+The following functions are available in the global scope by default:
+
+.. py:currentmodule:: jinja-globals
+
+.. function:: range([start,] stop[, step])
+
+    Return a list containing an arithmetic progression of integers. More follows.
+
+.. class:: namespace(...)
+
+    Creates a new container that allows attribute assignment using the tag:
+
+    .. code-block:: jinja
+
+        {% set ns = namespace() %}
+
+Filters are helpers too:
+
+.. autofunction:: attrs.filters.include
+
+.. autofunction:: attrs.filters.exclude
+
+A lone one:
+
+.. function:: lipsum(n=5)
+
+    Generates some lorem ipsum.
+"""
+
+
+def test_a_lead_in_before_object_descriptions_lists_them() -> None:
+    (doc,) = load_bytes(OBJECTS_LISTED, "globals.rst")
+    assert (
+        "The following functions are available in the global scope by default:\n\n"
+        "- `range`: Return a list containing an arithmetic progression of integers.\n"
+        "- `namespace`: Creates a new container that allows attribute assignment using the tag."
+    ) in doc.content
+    assert "Filters are helpers too:\n\n- `attrs.filters.include`\n- `attrs.filters.exclude`" in (
+        doc.content
+    )
+    assert "- `lipsum`" not in doc.content  # one object is no list
+
+
 def test_rst_never_includes_other_files() -> None:
     (doc,) = load_bytes(RST, "tides.rst")
     assert "root:" not in doc.content and "passwd" not in doc.content

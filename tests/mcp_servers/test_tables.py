@@ -64,5 +64,5 @@ Name       Accepts
 def test_a_restructuredtext_table_is_written_the_same_way_without_docutils_notes() -> None:
     (doc,) = load_bytes(GRID_RST.encode(), "converters.rst")
     assert "- `string`: Accepts: any text without a slash (the default)" in doc.content
-    assert "- `int`: Accepts: positive integers see also" in doc.content
+    assert "- `int`: Accepts: positive integers `see also`" in doc.content  # a code role
     assert "interpreted text role" not in doc.content
