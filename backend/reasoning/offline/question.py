@@ -111,9 +111,11 @@ _NAME: Final = re.compile(
     r"|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:library|package|module|class|function|method|"
     r"exception|error|header|status(?: code)?|code|parameter|argument|option|flag|setting|"
     r"variable|field|key|command|tool|format|protocol|algorithm|type|company|person|team|"
-    r"author|file|endpoint|event|value)\b"
+    r"author|file|endpoint|event|value|fixture|hook|marker|decorator|filter|policy|attribute|"
+    r"extension|plugin|processor|renderer|middleware|converter|validator|helper|directive)\b"
     # "Which middleware does every app get?": a which-question names its answer.
-    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will)\b",
+    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will|"
+    r"should|must|would|could)\b",
     re.I,
 )
 _PLACE: Final = re.compile(

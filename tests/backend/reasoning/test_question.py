@@ -415,6 +415,18 @@ def test_how_deep_asks_for_a_number_and_a_name_or_a_release_is_none() -> None:
     assert not holds_cue(asked, "Since Jinja 2.1, an extra helper allows loop-unbound cycling.")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Inside a for loop I need a zero-based counter. Which loop attribute gives me that?",
+        "I want a fresh scratch directory. Which built-in fixture should I request?",
+        "Which hook runs first?",
+    ],
+)
+def test_which_code_object_asks_for_a_name(question: str) -> None:
+    assert analyse(question).kind == "name"
+
+
 def test_a_class_name_with_an_acronym_is_a_name_of_the_wanted_type() -> None:
     question = "Which middleware does force http requests over to https?"
     asked = analyse(question)
