@@ -76,6 +76,8 @@ _CODE_LOOK: Final = re.compile(
 _IDENTIFIER: Final = re.compile(
     r"`[^`]+`|(?<![\w.])\.?\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
     r"|\b[a-z]+[A-Z]\w*\b"
+    # A template tag ("{% include %}") and a subscript ("foo['bar']") are code too.
+    r"|\{[%{]-?[^%{}]+?-?[%}]\}|\b\w+\[[^\]\s]+\]"
 )
 
 # Where a compared side ends: a qualifier, punctuation, or a second ask.
@@ -110,7 +112,7 @@ _YES_NO: Final = re.compile(
 _PAIR_HINT: Final = re.compile(r"\b(?:both|same|similar|alike|either|also)\b", re.I)
 _JOINER: Final = re.compile(
     r"^\s*,?\s+(?P<j>or|vs\.?|versus|and|(?:[a-z]+\s+){1,2}than|compared (?:with|to)|"
-    r"as opposed to)\s+(?:the\s+|of\s+)?$",
+    r"as opposed to)\s+(?:the\s+|of\s+|(?:with|using|via|by)\s+(?:plain\s+)?)?$",
     re.I,
 )
 # A question that says it compares: two names joined by "and" are then its two sides ("How
@@ -338,8 +340,14 @@ def comparison_entities(query: str) -> list[str]:
                 return []
         if _used_as_adjective(query, start_b, end_b):
             return []
-        pair = _sides(a, _without_modifier(b, query[end_b:]))
-        if pair and all(_is_name(side) for side in pair):
+        # A side written as code (`pytest`, `python -m pytest`) is named, lower-case or not.
+        code = (
+            query[start_a] == "`"
+            and query[start_b] == "`"
+            and not {a, b} & _CODE_LITERALS  # `True` or `False`: a choice of values
+        )
+        pair = _sides(a, _without_modifier(b, query[end_b:]), code)
+        if pair and (code or all(_is_name(side) for side in pair)):
             return pair
     return []
 
@@ -365,9 +373,9 @@ def _used_as_adjective(query: str, start: int, end: int) -> bool:
     )
 
 
-def _sides(a: str, b: str) -> list[str]:
-    """Two sides that are both nameable and distinct, a shared head carried over ("sync and
-    async clients" → "sync clients", "async clients"); [] otherwise."""
+def _sides(a: str, b: str, code: bool = False) -> list[str]:
+    """Two sides that are both nameable (or both ``code``) and distinct, a shared head carried
+    over ("sync and async clients" → "sync clients", "async clients"); [] otherwise."""
     if not a or not b or a.lower() == b.lower():
         return []
     wa, wb = a.split(), b.split()
@@ -379,7 +387,7 @@ def _sides(a: str, b: str) -> list[str]:
             return []
         if first in STOPWORDS and not side[:1].isupper():  # a title may: "What Ever Happened …"
             return []
-    if not (_is_name(a) and _is_name(b)):
+    if not code and not (_is_name(a) and _is_name(b)):
         # Lower-case phrases compare only in parallel: "httpx timeouts" / "requests timeouts".
         la, lb = words(a), words(b)
         if len(la) < 2 or len(lb) < 2 or la[-1] != lb[-1]:
@@ -434,7 +442,7 @@ def _positioned_names(query: str) -> list[tuple[str, int, int]]:
 def _clean_entity(text: str) -> str:
     text = text.strip().strip("\"'“”‘’`").strip()
     text = re.sub(r"^(?:the|a|an|between)\s+", "", text, flags=re.I)
-    text = re.sub(r"^(?:is|was|are|were|using)\s+", "", text, flags=re.I)
+    text = re.sub(r"^(?:is|was|are|were|using|writing|calling|passing)\s+", "", text, flags=re.I)
     if len(text.split()) > 8 or not any(ch.isalnum() for ch in text):
         return ""
     return text

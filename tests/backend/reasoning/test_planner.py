@@ -116,6 +116,25 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         each_contains("positional arguments"),
     ),
+    # Sides written as code: template tags, subscripts, commands in backticks.
+    (
+        "What's the difference between {% include %} and {% import %} in terms of which "
+        "variables the other template can see?",
+        "comparison",
+        ["{% include %} variables template see", "{% import %} variables template see"],
+    ),
+    (
+        "Is there any actual difference between writing foo.bar and foo['bar'] in a template?",
+        "comparison",
+        ["foo.bar actual writing template", "foo['bar'] actual writing template"],
+    ),
+    (
+        "Does it make any difference whether I launch my tests with plain `pytest` or with "
+        "`python -m pytest`?",
+        "comparison",
+        each_contains("launch tests"),
+    ),
+    ("Should my validator return `True` or `False`?", "simple", []),
     ("How do I install PrintLogger and WriteLogger?", "simple", []),
     # Shapes that look like comparisons but whose sides are not nameable things.
     ("What is the difference between a process and a thread?", "simple", []),
