@@ -62,6 +62,9 @@ _FALLBACK_PREDICATE: Final = {
     "later": "came later",
 }
 _YES_NO: Final = re.compile(r"^(?:are|is|was|were|do|does|did)\b", re.I)
+# "Is there any difference between X and Y?", "Does it make any difference whether …?": the
+# answer is how they differ, not yes or no.
+_ASKS_HOW_THEY_DIFFER: Final = re.compile(r"\bdiffer(?:s|ence|ences|ent|ently)?\b", re.I)
 _MONTHS: Final = word_set(
     "January February March April May June July August September October November December"
 )
@@ -127,18 +130,21 @@ def direct_answer(
     if claims and not usable:
         best = max(claims, key=lambda c: (c.relevance, -claims.index(c)))
         return Answer(best.text, [best], contested=True)
+    yes_no = bool(_YES_NO.match(plan.query)) and not (
+        plan.kind == "comparison" and _ASKS_HOW_THEY_DIFFER.search(plan.query)
+    )
     if plan.kind == "comparison" and len(plan.entities) >= 2:
         ranked = comparison_answer(plan, usable)
         if ranked is not None:
             return ranked
-        if _YES_NO.match(plan.query) and (decided := yes_no_answer(plan, usable)) is not None:
+        if yes_no and (decided := yes_no_answer(plan, usable)) is not None:
             return decided
     if sources is None or vectors is None:
         return _claim_answer(plan, usable, claims, verdicts)
     asked = analyse(plan.query)
     if (
         plan.kind == "comparison"
-        and not _YES_NO.match(plan.query)
+        and not yes_no
         and (both := _comparing_passage(asked, plan, sources, vectors)) is not None
     ):
         chosen, found = both
@@ -147,7 +153,7 @@ def direct_answer(
         )
     if (
         plan.kind == "comparison"
-        and not _YES_NO.match(plan.query)
+        and not yes_no
         and (sides := _passage_per_part(plan, claims, verdicts, sources, vectors, "entity: "))
         and len(sides.parts) >= 2
     ):

@@ -177,6 +177,27 @@ async def test_both_needs_the_whole_short_property_for_each(engine: OfflineEngin
     assert "Ernst Messerschmid" in report.answer.split("[")[0]
 
 
+async def test_is_there_any_difference_is_answered_by_how_they_differ(
+    engine: OfflineEngine,
+) -> None:
+    sources = [
+        source(
+            "S1",
+            "Variables",
+            "You can use a dot to access attributes of a variable. For the sake of convenience, "
+            "`foo.bar` checks for an attribute called bar on foo first, and then for an item. "
+            "`foo['bar']` works mostly the same with a small difference in sequence: it checks "
+            "for an item first, and then for an attribute.",
+        ),
+        source("S2", "Filters", "Filters modify variables. They are separated by a pipe symbol."),
+    ]
+    _, report = await _run(
+        engine, "Is there any actual difference between writing foo.bar and foo['bar']?", sources
+    )
+    assert not report.answer.startswith(("Yes", "No"))  # not a verdict on the claims
+    assert "small difference in sequence" in report.answer
+
+
 async def test_a_report_without_claims_says_so_without_citing(engine: OfflineEngine) -> None:
     plan = await engine.plan("What is the capital of Australia?", ["web"])
     report = await engine.write_report(plan, [], [], [])
