@@ -92,6 +92,10 @@ _CANNOT_BE: Final = re.compile(
     r"take|accept|offer|include|permit|enable|recogni[sz]e|understand|attempt|auto\w*|"
     r"automatically|do so)\b"
     r"|not (?:yet )?(?:supported|implemented|available|possible)"
+    # "`unittest.TestCase` methods cannot directly receive fixture arguments": what cannot be
+    # done, whatever the verb
+    r"|\b(?:cannot|can't|can not)\s+(?:directly\s+|simply\s+|currently\s+|yet\s+)?"
+    r"(?!only\b|just\b|be\b)\w+"  # "cannot be set to `*` for …" states a rule
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
     re.I,
 )

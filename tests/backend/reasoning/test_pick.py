@@ -687,6 +687,28 @@ async def test_a_premise_the_question_states_is_denied_in_its_own_words(
     assert "does not override a macro" in pick.denial.passage.text
 
 
+UNITTEST = (
+    "pytest supports running unittest-based tests out of the box. "
+    "Note: `unittest.TestCase` methods cannot directly receive fixture arguments as "
+    "implementing that is likely to inflict on the ability to run general unittest suites. "
+    "Autouse fixtures can be used instead."
+)
+
+
+async def test_what_cannot_be_done_denies_the_premise_whatever_the_verb(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "In my unittest.TestCase subclass, how do I have the tmp_path fixture passed in as an "
+        "argument to a test method?",
+        [source("S1", "How to use unittest-based tests", UNITTEST), source("S2", "Intro", DESIGN)],
+    )
+    assert pick.denial is not None
+    assert "cannot directly receive fixture arguments" in pick.denial.passage.text
+    assert not denies("You cannot only read it but also write it.")
+
+
 def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     sources = [source("S1", "Serving", "The server speaks HTTP/1.1 and supports IPv6 and HTTP.")]
     assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
