@@ -33,6 +33,7 @@ class Corpus:
     sha256: str
     docs: str  # the folder inside the sdist, below its top-level <package>-<version>/
     suffixes: tuple[str, ...] = (".md",)
+    only: tuple[str, ...] = ()  # when set, only these files and folders of ``docs``
 
     @property
     def sdist(self) -> str:
@@ -80,6 +81,27 @@ CORPORA = {
         sha256="284c7b8f2f58cb737f0cf1c30fd7eaf0ccfcde196099d24ecede3fc2005aa59e",
         docs="docs",
         suffixes=(".rst",),
+    ),
+    "jinja": Corpus(
+        package="jinja2",
+        version="3.1.4",  # reStructuredText with Sphinx directives; its API text is autodoc
+        sha256="4a3aee7acbbe7303aede8e9648d13b8bf88a429282aa6122a993f0ac800cb369",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
+    "pytest": Corpus(
+        package="pytest",
+        version="8.3.4",  # reStructuredText; the how-to and explanation pages and two references
+        sha256="965370d062bce11e73868e0335abac31b4d3de0e82f4007408d242b4f8610761",
+        docs="doc/en",
+        suffixes=(".rst",),
+        only=(
+            "how-to/",
+            "explanation/",
+            "reference/fixtures.rst",
+            "reference/customize.rst",
+            "getting-started.rst",
+        ),
     ),
     "hatch": Corpus(
         package="hatch",
@@ -149,7 +171,10 @@ def extract_docs(corpus: Corpus, sdist: Path, cache: Path) -> Path:
         members = [
             m
             for m in archive.getmembers()
-            if m.isfile() and m.name.startswith(prefix) and m.name.endswith(corpus.suffixes)
+            if m.isfile()
+            and m.name.startswith(prefix)
+            and m.name.endswith(corpus.suffixes)
+            and (not corpus.only or m.name[len(prefix) :].startswith(corpus.only))
         ]
         if not members:
             raise CorpusError(f"{sdist} has no {prefix}*{'|'.join(corpus.suffixes)} files")

@@ -1,0 +1,43 @@
+"""bench/corpus.py: a pinned sdist's docs folder, only the files a corpus names."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+from bench.corpus import Corpus, extract_docs
+
+
+def _sdist(path: Path, files: dict[str, str]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_a_corpus_limited_to_some_folders_extracts_only_those(tmp_path: Path) -> None:
+    sdist = _sdist(
+        tmp_path / "pkg-1.0.tar.gz",
+        {
+            "pkg-1.0/doc/en/how-to/fixtures.rst": "Fixtures",
+            "pkg-1.0/doc/en/changelog.rst": "Changes",
+            "pkg-1.0/doc/en/reference/fixtures.rst": "Reference",
+            "pkg-1.0/doc/en/reference/reference.rst": "Everything",
+            "pkg-1.0/doc/en/how-to/notes.txt": "Not a doc",
+        },
+    )
+    corpus = Corpus(
+        "pkg",
+        "1.0",
+        "",
+        docs="doc/en",
+        suffixes=(".rst",),
+        only=("how-to/", "reference/fixtures.rst"),
+    )
+    folder = extract_docs(corpus, sdist, tmp_path / "cache")
+    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    assert found == ["how-to/fixtures.rst", "reference/fixtures.rst"]
