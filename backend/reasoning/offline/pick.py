@@ -95,7 +95,7 @@ _CANNOT_BE: Final = re.compile(
     # "`unittest.TestCase` methods cannot directly receive fixture arguments": what cannot be
     # done, whatever the verb
     r"|\b(?:cannot|can't|can not)\s+(?:directly\s+|simply\s+|currently\s+|yet\s+)?"
-    r"(?!only\b|just\b|be\b)\w+"  # "cannot be set to `*` for …" states a rule
+    r"(?!only\b|just\b|be\b|always\b|necessarily\b)\w+"  # "cannot be set to `*` …": a rule
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
     re.I,
 )

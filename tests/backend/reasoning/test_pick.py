@@ -707,6 +707,7 @@ async def test_what_cannot_be_done_denies_the_premise_whatever_the_verb(
     assert pick.denial is not None
     assert "cannot directly receive fixture arguments" in pick.denial.passage.text
     assert not denies("You cannot only read it but also write it.")
+    assert not denies("However, the result can not always be serialized.")
 
 
 def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
