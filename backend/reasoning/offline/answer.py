@@ -31,7 +31,7 @@ from backend.reasoning.models import Claim, Plan, Source, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage, named_by_heading, shown_for
+from backend.reasoning.offline.passages import Passage, code_before, named_by_heading, shown_for
 from backend.reasoning.offline.pick import Choice, Pick, choose, complement, says_gone
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse, needs_value
@@ -587,6 +587,8 @@ def _passage_answer(
     }
     if not lead and (named := named_by_heading(passage)):
         lead = f"{named}:"  # "HTTPSRedirectMiddleware: Enforces that all incoming requests …"
+    elif not lead and (shown := code_before(passage)):
+        lead = f"{shown}:"  # "`pytest --trace`: This will invoke the Python debugger …"
     text = passage.quote
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)

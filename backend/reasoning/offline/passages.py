@@ -273,6 +273,33 @@ def named_by_heading(passage: Passage) -> str:
     return name
 
 
+_POINTS_BACK: Final = frozenset({"this", "that", "it", "these", "those"})
+_CODE_JUST_BEFORE: Final = re.compile(
+    r"(?P<fence>```|~~~)[^\n]*\n(?P<body>(?:(?!(?P=fence)).*\n){1,3}?)[ \t]*(?P=fence)[ \t]*\n\s*$"
+)
+
+
+def code_before(passage: Passage) -> str:
+    """The short code block a passage's opening "This"/"It" points back at ("```pytest
+    --trace```" then "This will invoke the Python debugger at the start of every test."), as
+    a reader sees it ('' when the passage does not open so, or the block is long)."""
+    opening = words(passage.sentences[0])[:1]
+    if passage.is_code or not opening or opening[0] not in _POINTS_BACK:
+        return ""
+    start = passage.source.text.find(passage.quote)
+    if start < 0:
+        return ""
+    before = _CODE_JUST_BEFORE.search(passage.source.text[max(0, start - 400) : start])
+    if before is None:
+        return ""
+    lines = [ln.strip().removeprefix("$ ") for ln in before.group("body").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith(("#", "//"))]
+    return _show_code(lines) if 0 < len(lines) <= SHORT_CODE_LINES else ""
+
+
+SHORT_CODE_LINES: Final = 2
+
+
 def section_of(source: Source, sentence: str) -> str:
     """The heading of the section a sentence of the source sits in ('' when unknown)."""
     for chunk, heading in zip(source.chunks, source.chunk_sections, strict=False):

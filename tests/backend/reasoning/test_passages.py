@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import re
 
-from backend.reasoning.offline.passages import answerable, named_by_heading, passages, shown_for
+from backend.reasoning.offline.passages import (
+    answerable,
+    code_before,
+    named_by_heading,
+    passages,
+    shown_for,
+)
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
 from tests.backend.reasoning.corpus import source
 
@@ -316,3 +322,28 @@ def test_a_passage_inside_a_list_entry_is_shown_with_the_entrys_term() -> None:
     assert named_by_heading(later) == "truncate.leeway"
     whole = next(p for p in found if p.text.startswith("`urlize.rel`: A string"))
     assert whole.label == "" and named_by_heading(whole) == ""
+
+
+DEBUGGING = """pytest can drop into the pdb prompt at the start of each test via an option:
+
+```bash
+pytest --trace
+```
+
+This will invoke the Python debugger at the start of every test.
+
+```python
+import pdb
+pdb.set_trace()
+x = 1
+```
+
+This sets a breakpoint in your code.
+"""
+
+
+def test_a_sentence_pointing_back_at_a_short_code_block_is_shown_with_it() -> None:
+    found = {p.text: p for p in passages(source("S1", "Debugging", DEBUGGING))}
+    trace = found["This will invoke the Python debugger at the start of every test."]
+    assert code_before(trace) == "`pytest --trace`"
+    assert code_before(found["This sets a breakpoint in your code."]) == ""  # three lines
