@@ -71,7 +71,7 @@ _LIST: Final = re.compile(
     r"(?:[\w-]+\s+){0,3}?"
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
-    r"should|must|have|has|is)\b"
+    r"should|must|have|has|is|am|may|could)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
     # "What is a bound logger made of?": its parts
     r"|^\W*what\s+(?:is|are)\b[^?]{1,60}\b(?:made (?:up )?of|composed of|consists? of)\b"

@@ -427,6 +427,11 @@ def test_which_code_object_asks_for_a_name(question: str) -> None:
     assert analyse(question).kind == "name"
 
 
+def test_what_values_am_i_allowed_asks_for_a_list() -> None:
+    assert analyse("What values am I allowed to pass as a fixture's scope?").kind == "list"
+    assert analyse("Which levels may a logger use?").kind == "list"
+
+
 def test_a_class_name_with_an_acronym_is_a_name_of_the_wanted_type() -> None:
     question = "Which middleware does force http requests over to https?"
     asked = analyse(question)
