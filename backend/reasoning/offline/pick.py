@@ -71,6 +71,7 @@ DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
+NEED_NOT_COVERAGE: Final = 0.45  # a premise's "has to" denied by "doesn't have to" …
 PREMISE_TERMS: Final = 3  # a stated premise this long is denied by a sentence holding most of it
 RARE_PAIR_TERMS: Final = 5  # two of the three rarest words name the subject in a question this long
 WINDOW_PENALTY: Final = 0.04
@@ -553,12 +554,54 @@ _PREMISE_OPENING: Final = re.compile(
 )
 
 
-def _premise_terms(question: str) -> list[str]:
-    """The words of what a question states before it asks (its scene, less an opening
-    "Since"/"Given that"), or none when it only asks."""
+def _premise(question: str) -> str:
+    """What a question states before it asks (its scene, less an opening "Since"/"Given
+    that"), or '' when it only asks."""
     asking = asking_part(question, phrases=False)
     scene = question.replace(asking, " ", 1) if asking != question.strip() else ""
-    return key_terms(_PREMISE_OPENING.sub("", scene.strip())) if scene.strip() else []
+    return _PREMISE_OPENING.sub("", scene.strip()).strip()
+
+
+# "the salt has to be kept secret" / "the salt doesn't have to be random": what must be done,
+# and a sentence saying it need not.
+_MUST: Final = re.compile(r"\b(?:has to|have to|must|needs? to|is required to)\b", re.I)
+_NEED_NOT: Final = re.compile(
+    r"\b(?:does not|doesn't|do not|don't|need not|needn't)\s+(?:have|need)\s+to\b"
+    r"|\bneed not\b|\bneedn't\b|\bis not required\b|\bisn't required\b",
+    re.I,
+)
+
+
+def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) -> Choice | None:
+    """A sentence holding most of the question's stated premise and saying the opposite: it
+    negates one of its words ("Since redefining a macro in a child template overrides the
+    parent's …" / "a macro in a child template does not override a macro in a parent
+    template"), says it cannot be, or that what the premise says must be need not ("Since the
+    salt has to be kept secret …" / "… the salt doesn't have to be random, and can be saved in
+    code"). Read even when the ask itself holds a negation ("… so it isn't in my code?")."""
+    stated = _premise(question)
+    terms = key_terms(stated) if stated else []
+    if len(terms) < PREMISE_TERMS or has_negation(stated):
+        return None
+    if _CANNOT_BE.search(stated) or _GONE.search(stated):
+        return None  # "Since X was removed, …": a sentence saying so agrees with it
+    must = bool(_MUST.search(stated))
+    for choice in scored:
+        passage = choice.passage
+        if len(passage.sentences) != 1 or passage.is_code:
+            continue
+        held = coverage(terms, passage.quote, "", idf)
+        if held < NEED_NOT_COVERAGE:
+            continue
+        text = plain(passage.quote)
+        if held >= DENIAL_FULL_COVERAGE and (
+            denies(passage.quote) or _negates(passage.quote, terms)
+        ):
+            return choice
+        # "has to" against "doesn't have to" is specific enough that half the words will do.
+        if must and _NEED_NOT.search(text) and not _OPENS_WITH_CONDITION.match(text):
+            return choice
+    return None
 
 
 _NEGATED_WORD: Final = re.compile(
@@ -585,7 +628,11 @@ def _denial(
     """A sentence about the question's own subject (it holds the question's rarest word, or
     most of its words) saying the thing asked about does not exist, is not supported or was
     removed, for a question that takes it for granted."""
-    if asked.kind in ("yes_no", "why", "comparison", "list") or has_negation(question):
+    if asked.kind in ("yes_no", "why", "comparison", "list"):
+        return None
+    if (premised := _premise_denial(question, scored, idf)) is not None:
+        return premised
+    if has_negation(question):
         return None
     if _CANNOT_BE.search(question) or _GONE.search(question) or _ASKS_ABOUT_CHANGE.search(question):
         return None  # "When was X removed?" asks about the removal itself
@@ -600,9 +647,6 @@ def _denial(
     rare = sorted(known, key=lambda t: -idf[stem(t.lower())])[:3]
     nearest = max(c.similarity for c in scored)
     named = identifiers(question)
-    # What the question states before it asks ("Since redefining a macro in a child template
-    # overrides the parent's, what's the cleanest way …?"): its premise, when it has one.
-    premise = _premise_terms(question)
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1:
@@ -619,14 +663,6 @@ def _denial(
         if not passage.is_code and _gone_named(passage.quote, named):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
-        if (
-            len(premise) >= PREMISE_TERMS
-            and not passage.is_code
-            and coverage(premise, passage.quote, "", idf) >= DENIAL_FULL_COVERAGE
-            and (denies(passage.quote) or _negates(passage.quote, premise))
-        ):
-            return choice  # "… a macro in a child template does not override a macro in a
-            # parent template": the stated premise, denied in most of its own words
         if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"

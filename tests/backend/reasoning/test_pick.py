@@ -710,6 +710,31 @@ async def test_what_cannot_be_done_denies_the_premise_whatever_the_verb(
     assert not denies("However, the result can not always be serialized.")
 
 
+SALT = (
+    "The salt is combined with the secret key to derive a unique key for each context. "
+    "Unlike the secret key, the salt doesn't have to be random, and can be saved in code. "
+    "It only has to be unique between contexts, not private."
+)
+SECRET = (
+    "The secret key should be a long random string. This value must be kept secret and "
+    "should not be saved in source code or committed to version control."
+)
+
+
+async def test_a_premise_that_something_must_be_is_denied_by_need_not(
+    engine: OfflineEngine,
+) -> None:
+    # The ask holds a negation ("so it isn't in my source code"); the premise does not.
+    pick = await _pick(
+        engine,
+        "Since the salt has to be kept secret just like the secret key, where should I store "
+        "the salt so it isn't in my source code?",
+        [source("S1", "The Salt", SALT), source("S2", "The Secret Key", SECRET)],
+    )
+    assert pick.denial is not None
+    assert "the salt doesn't have to be random" in pick.denial.passage.text
+
+
 def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     sources = [source("S1", "Serving", "The server speaks HTTP/1.1 and supports IPv6 and HTTP.")]
     assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
