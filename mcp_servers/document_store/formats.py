@@ -395,6 +395,8 @@ def role_text(source: str) -> str:
         return titled.group("title")
     if shown.startswith("~"):
         return shown.rpartition(".")[2]
+    if shown.startswith("/"):  # :doc:`/signer`: the document's own name ("The signer is …")
+        return shown.rstrip("/").rpartition("/")[2]
     return shown.lstrip("!")
 
 

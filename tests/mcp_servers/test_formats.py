@@ -95,6 +95,7 @@ Tide book
 =========
 
 Tides follow the moon, see :ref:`the chapter <moon>` and :class:`~tides.Gauge`; call ``read()``.
+The :doc:`/gauges/reader` is the basic tool.
 
 Measuring
 ---------
@@ -150,6 +151,7 @@ def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> No
         "- spring tides\n- neap tides",
         "- high: height: `3.1`",  # a table row under its header (tables.py)
         "see the chapter and `Gauge`; call `read()`.",  # a code object's role shows as code
+        "The reader is the basic tool.",  # a document's path: its own name
         "New in version 2.0: Gauges report in metres.",
         "Read the tables too.",
         "- ebb: The falling tide.",
