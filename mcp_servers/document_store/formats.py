@@ -93,7 +93,7 @@ CODE_ROLES = re.compile(
     r"^(?:py:)?(?:func|meth|class|attr|mod|obj|data|exc|const|any|type|envvar|option|"
     r"program|command|code|literal|samp|file|kbd|makevar|regexp|token|keyword)$"
 )
-_ROLE = re.compile(r"^:[\w:+.-]+:`(?P<text>.*)`$", re.DOTALL)
+_ROLE = re.compile(r"^:(?P<role>[\w:+.-]+):`(?P<text>.*)`$", re.DOTALL)
 _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
 _DIRECTIVE = re.compile(r"^\.\.\s+(?P<name>[\w:+.-]+)::\s*(?P<args>.*)$")
 # Sphinx directives whose body is not prose: lists of documents or objects to pull in.
@@ -272,8 +272,9 @@ def _rst_blocks(
                 label = _inline(titled)
             yield labelled(label, list(_rst_blocks(child, depth, fields, True)))
         elif isinstance(child, nodes.TextElement):
-            yield _inline(child)
-            if isinstance(child, nodes.paragraph) and _inline(child).endswith(":"):
+            text = _inline(child)
+            yield text
+            if isinstance(child, nodes.paragraph) and text.endswith(":"):
                 yield _objects_listed(node.children[index + 1 :])
         elif isinstance(child, nodes.Element):
             yield from _rst_blocks(child, depth, fields, nested)
@@ -323,12 +324,17 @@ def _objects_listed(following: list[Any]) -> str:
             continue
         if not isinstance(sibling, nodes.system_message):
             break
-        described = _object_description(sibling) or _autodoc_object(sibling)
-        if described is None:
-            if _unknown_directive(sibling):
-                break
-            continue  # ".. py:currentmodule:: x" says nothing
-        name, body = described
+        directive = _directive(sibling)
+        if directive is None:
+            continue  # docutils' own note ("No directive entry for …")
+        if not (
+            (OBJECT_DIRECTIVE.match(directive.name) and directive.args.strip())
+            or (AUTODOC_OBJECT.match(directive.name) and directive.object_name)
+        ):
+            if SETTING_DIRECTIVES.match(directive.name):
+                continue  # ".. py:currentmodule:: x" says nothing
+            break
+        name, body = directive.object_name, directive.body()
         prose = next((b for b in body.split("\n\n") if b.strip() and b[0].isalnum()), "")
         first = re.split(r"(?<=[.!?])\s+", " ".join(prose.split()), maxsplit=1)[0]
         first = first[:-1] + "." if first.endswith(":") else first  # "… the `{% set %}` tag:"
@@ -362,10 +368,9 @@ def _inline_text(node: Any) -> str:
         if isinstance(child, nodes.Text):
             parts.append(str(child))
         elif isinstance(child, nodes.literal):
-            # ("The default is `noopener`."), shown as Sphinx shows it (`Title <target>`: Title).
-            parts.append(f"`{role_text(child.astext())}`")
+            parts.append(f"`{child.astext()}`")
         elif isinstance(child, nodes.problematic):
-            parts.append(_role_shown(child.astext()))
+            parts.append(role_shown(child.astext()))
         elif isinstance(child, nodes.title_reference):
             # `name` in single backticks (the default role: "The default is `noopener`."):
             # Sphinx projects mean code by it; shown as Sphinx shows it (`Title <target>`).
@@ -377,12 +382,12 @@ def _inline_text(node: Any) -> str:
     return "".join(parts)
 
 
-def _role_shown(source: str) -> str:
+def role_shown(source: str) -> str:
     """A role as a reader of the built page sees it: a code object's name as `code`
     (:class:`~tides.Gauge` → `Gauge`), a cross-reference's title as words."""
     shown = role_text(source)
     role = _ROLE.match(source)
-    name = source[1 : source.index(":", 1)].lower() if role else ""
+    name = role.group("role").lower() if role else ""
     return f"`{shown}`" if CODE_ROLES.match(name) and "`" not in shown else shown
 
 
@@ -471,11 +476,27 @@ def _read_docinfo(node: Any, fields: dict[str, str]) -> None:
             fields[child.tagname] = child.astext().strip()
 
 
-def _object_description(message: Any) -> tuple[str, str] | None:
-    """An object description docutils does not know ("py:data:: SESSION_COOKIE_NAME" with its
-    description): the object's name (its signature before any parameters: "url_for" of
-    "url_for(endpoint, **values)") and the description as Markdown; None for any other
-    message."""
+@dataclass(frozen=True)
+class _Directive:
+    """A directive docutils reported as unknown: its name (domain dropped, lower-case), its
+    arguments and its body's source (options left out)."""
+
+    name: str
+    args: str
+    source: str
+
+    @property
+    def object_name(self) -> str:
+        """The object it documents: its signature before any parameters ("url_for" of
+        "url_for(endpoint, **values)")."""
+        return self.args.split("(", 1)[0].strip() or self.args.strip()
+
+    def body(self) -> str:
+        return rst_to_markdown(self.source, nested=True).markdown
+
+
+def _directive(message: Any) -> _Directive | None:
+    """The unknown directive a docutils error message quotes; None for any other message."""
     from docutils import nodes
 
     if message.get("type") != "ERROR":
@@ -484,67 +505,52 @@ def _object_description(message: Any) -> tuple[str, str] | None:
     if block is None:
         return None
     first, *rest = block.astext().splitlines() or [""]
-    directive = _DIRECTIVE.match(first.strip())
-    if directive is None or not directive.group("args").strip():
-        return None
-    if not OBJECT_DIRECTIVE.match(directive.group("name").split(":")[-1].lower()):
+    matched = _DIRECTIVE.match(first.strip())
+    if matched is None:
         return None
     while rest and rest[0].strip().startswith(":"):
         rest = rest[1:]  # the directive's options (":type: int", ":noindex:")
-    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n"), nested=True).markdown
-    name = directive.group("args").split("(", 1)[0].strip()
-    return name or directive.group("args").strip(), body
+    return _Directive(
+        matched.group("name").split(":")[-1].lower(),
+        matched.group("args"),
+        textwrap.dedent("\n".join(rest)).strip("\n"),
+    )
 
 
-def _autodoc_object(message: Any) -> tuple[str, str] | None:
-    """An autodoc directive ("autofunction:: attrs.filters.include"): the object's name and
-    what the file says below it; None for any other message."""
-    from docutils import nodes
-
-    if message.get("type") != "ERROR":
+def _object_description(message: Any) -> tuple[str, str] | None:
+    """An object description docutils does not know ("py:data:: SESSION_COOKIE_NAME" with its
+    description): the object's name and the description as Markdown; None for any other
+    message."""
+    directive = _directive(message)
+    if (
+        directive is None
+        or not directive.args.strip()
+        or not OBJECT_DIRECTIVE.match(directive.name)
+    ):
         return None
-    block = next((c for c in message.children if isinstance(c, nodes.literal_block)), None)
-    first, *rest = block.astext().splitlines() if block is not None else [""]
-    directive = _DIRECTIVE.match(first.strip())
-    if directive is None or not AUTODOC_OBJECT.match(directive.group("name").split(":")[-1]):
-        return None
-    name = directive.group("args").split("(", 1)[0].strip()
-    rest = [line for line in rest if not line.strip().startswith(":")]
-    body = rst_to_markdown(textwrap.dedent("\n".join(rest)).strip("\n"), nested=True).markdown
-    return (name, body) if name else None
+    return directive.object_name, directive.body()
 
 
 def _unknown_directive(message: Any) -> str:
     """The body of a directive docutils does not know (Sphinx's versionadded, deprecated,
     seealso, only…), itself read as RST; directives that pull in other files or objects
     leave nothing."""
-    from docutils import nodes
-
-    if message.get("type") != "ERROR":
-        return ""
-    block = next((c for c in message.children if isinstance(c, nodes.literal_block)), None)
-    if block is None:
-        return ""
-    first, *rest = block.astext().splitlines() or [""]
-    directive = _DIRECTIVE.match(first.strip())
+    directive = _directive(message)
     if directive is None:
         return ""
-    name = directive.group("name").split(":")[-1].lower()
+    name, source = directive.name, directive.source
     if SKIPPED_DIRECTIVES.match(name) and not AUTODOC_OBJECT.match(name):
         return ""
-    while rest and rest[0].strip().startswith(":"):
-        rest = rest[1:]  # the directive's options
-    source = textwrap.dedent("\n".join(rest)).strip("\n")
     if AUTODOC_OBJECT.match(name):
-        return autodoc_text(directive.group("args"), rst_to_markdown(source, nested=True).markdown)
+        return autodoc_text(directive.args, directive.body())
     if CODE_DIRECTIVES.match(name):
         return f"```\n{source}\n```" if source.strip() else ""
     if name in TRANSPARENT_DIRECTIVES:
-        return rst_to_markdown(source, nested=True).markdown
+        return directive.body()
     if SETTING_DIRECTIVES.match(name):
         return ""
-    body = rst_to_markdown(source, nested=True).markdown
-    args = directive.group("args").strip()
+    body = directive.body()
+    args = directive.args.strip()
     label = DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
     if not body:
         return label

@@ -20,13 +20,12 @@ from typing import Final
 from mcp_servers.document_store.formats import (
     AUTODOC_OBJECT,
     CODE_DIRECTIVES,
-    CODE_ROLES,
     DIRECTIVE_LABELS,
     SETTING_DIRECTIVES,
     SKIPPED_DIRECTIVES,
     TRANSPARENT_DIRECTIVES,
     autodoc_text,
-    role_text,
+    role_shown,
     rst_to_markdown,
 )
 
@@ -188,6 +187,4 @@ def _inline(line: str) -> str:
 
 
 def _role(match: re.Match[str]) -> str:
-    shown = role_text(f":{match.group('role')}:`{match.group('text')}`")
-    role = match.group("role").lower()
-    return f"`{shown}`" if CODE_ROLES.match(role) and "`" not in shown else shown
+    return role_shown(f":{match.group('role')}:`{match.group('text')}`")

@@ -175,6 +175,7 @@ RST_DEFINITIONS = b"""Inside macros, you have access to three special variables:
     The caller, as a callable macro.
 
 The default is `noopener`. Use the `validates <marshmallow.validates>` decorator.
+Keep ``~/.marsa`` and ``/etc/passwd`` as written.
 """
 
 
@@ -189,6 +190,7 @@ def test_rst_definition_lists_are_list_items_after_their_lead_in() -> None:
     ) in doc.content
     # The default role reads as code, shown as Sphinx shows it.
     assert "The default is `noopener`. Use the `validates` decorator." in doc.content
+    assert "Keep `~/.marsa` and `/etc/passwd` as written." in doc.content  # literals as they are
 
 
 SPHINX_CLASSES = b"""Globals

@@ -69,6 +69,7 @@ class Passage:
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     lead: str = ""  # a code passage's lead-in as a reader sees it
     label: str = ""  # the term of the list item it sits in, when it starts after it
+    start: int = -1  # offset of ``quote`` in the source's text
 
 
 @dataclass(slots=True)
@@ -220,8 +221,9 @@ def passages(source: Source) -> list[Passage]:
             out.append(Passage(source, [m.text for m in members], quote, plain(quote), first=i))
     for passage in out:
         passage.section = section_of(source, passage.sentences[0])
+        passage.start = sentences[passage.first].start
         if not passage.is_list:
-            passage.label = item_label(source, passage.quote)
+            passage.label = _item_label(source.text, passage.start)
     return out
 
 
@@ -234,17 +236,14 @@ _ITEM_LABEL: Final = re.compile(
 )
 
 
-def item_label(source: Source, text: str) -> str:
-    """The term of the list item a passage (or sentence) sits in when it starts after the term
-    ("The default is `5`." in the entry of `truncate.leeway`): what it is about, which the
-    sentence does not say. '' outside such an item or at its start."""
-    start = source.text.find(text)
-    if start < 0:
-        return ""
-    item = _item_of(source.text, start)
+def _item_label(text: str, start: int) -> str:
+    """The term of the list item a passage starting at ``start`` sits in, when it starts after
+    the term ("The default is `5`." in the entry of `truncate.leeway`): what it is about, which
+    the passage does not say. '' outside such an item or at its start."""
+    item = _item_of(text, start)
     if item < 0:
         return ""
-    match = _ITEM_LABEL.match(source.text, item)
+    match = _ITEM_LABEL.match(text, item)
     if match is None or start < match.end():
         return ""
     return plain(match.group("label")).strip()
@@ -284,11 +283,9 @@ def code_before(passage: Passage) -> str:
     --trace```" then "This will invoke the Python debugger at the start of every test."), as
     a reader sees it ('' when the passage does not open so, or the block is long)."""
     opening = words(passage.sentences[0])[:1]
-    if passage.is_code or not opening or opening[0] not in _POINTS_BACK:
+    if passage.is_code or passage.start < 0 or not opening or opening[0] not in _POINTS_BACK:
         return ""
-    start = passage.source.text.find(passage.quote)
-    if start < 0:
-        return ""
+    start = passage.start
     before = _CODE_JUST_BEFORE.search(passage.source.text[max(0, start - 400) : start])
     if before is None:
         return ""
