@@ -41,3 +41,18 @@ def test_a_corpus_limited_to_some_folders_extracts_only_those(tmp_path: Path) ->
     folder = extract_docs(corpus, sdist, tmp_path / "cache")
     found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert found == ["how-to/fixtures.rst", "reference/fixtures.rst"]
+
+
+def test_a_corpus_can_leave_out_some_files(tmp_path: Path) -> None:
+    sdist = _sdist(
+        tmp_path / "pkg-1.0.tar.gz",
+        {
+            "pkg-1.0/doc/config.rst": "Configuration",
+            "pkg-1.0/doc/changes.rst": "Fifteen thousand words of changes",
+            "pkg-1.0/doc/api/changes.rst": "Kept: only the top-level change log is named",
+        },
+    )
+    corpus = Corpus("pkg", "1.0", "", docs="doc", suffixes=(".rst",), skip=("changes.rst",))
+    folder = extract_docs(corpus, sdist, tmp_path / "cache")
+    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    assert found == ["api/changes.rst", "config.rst"]
