@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from backend.reasoning.models import Claim, Plan, Source, Verdict
+from backend.reasoning.models import Claim, Plan, Source, SubQuery, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
@@ -287,6 +287,7 @@ def _passage_per_part(
     among all the sources; found only when every part is."""
     parts: list[Answer] = []
     sides: list[tuple[str, Pick, Choice]] = []
+    picked: list[tuple[SubQuery, Asked, Pick]] = []
     for sq in plan.sub_queries:
         if not sq.purpose.startswith(purpose):
             continue
@@ -306,12 +307,33 @@ def _passage_per_part(
             continue
         # Every source may answer a part: the whole question's search often finds it first.
         pick = choose(asked, view, sources, vectors)
-        if pick.best is None:
+        if pick.best is not None:
+            picked.append((sq, asked, pick))
+    # A passage is shown once: the part it covers best keeps it, another part takes its next
+    # passage that is close to its best, or adds nothing ("which bugbear check …" keeps the
+    # B950 sentence that the part before it also ranked first).
+    chosen: dict[int, Choice] = {}
+    for k in sorted(range(len(picked)), key=lambda k: -picked[k][2].best.coverage):
+        top = picked[k][2].best
+        taken = [c.passage for c in chosen.values()]
+        best = next(
+            (
+                c
+                for c in picked[k][2].ranked or [top]
+                if c.score >= FURTHER_SHARE * top.score
+                and not any(_overlaps(c.passage, p) for p in taken)
+            ),
+            None,
+        )
+        if best is not None:
+            chosen[k] = best
+    for k, (sq, asked, pick) in enumerate(picked):
+        if k not in chosen:
             continue
-        lead = _yes_or_no(sq.text, pick.best) if asked.kind == "yes_no" else ""
+        lead = _yes_or_no(sq.text, chosen[k]) if asked.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
-                pick.best,
+                chosen[k],
                 claims,
                 verdicts,
                 lead=lead,

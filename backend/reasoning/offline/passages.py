@@ -69,6 +69,7 @@ class Passage:
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     lead: str = ""  # a code passage's lead-in as a reader sees it
     label: str = ""  # the term of the list item it sits in, when it starts after it
+    intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
     start: int = -1  # offset of ``quote`` in the source's text
 
 
@@ -224,7 +225,22 @@ def passages(source: Source) -> list[Passage]:
         passage.start = sentences[passage.first].start
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
+            passage.intro = _list_intro(sentences, passage.first)
     return out
+
+
+def _list_intro(sentences: list[_Sentence], i: int) -> str:
+    """The lead-in line of the list whose item holds sentence ``i`` ("Black will exit with:"
+    before "code 123 if there was an internal error"): what the item is an answer to. ''
+    outside a list, or when the list has no lead-in."""
+    if not 0 <= i < len(sentences) or sentences[i].item < 0:
+        return ""
+    j = i - 1
+    while j >= 0 and sentences[j].item >= 0:
+        j -= 1
+    if j < 0 or not sentences[j].lead_in:
+        return ""
+    return sentences[j].text
 
 
 # "- `truncate.leeway`: Configures …", "- loop.index0: The current iteration …": the term an

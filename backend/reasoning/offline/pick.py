@@ -293,6 +293,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     headed = [under_heading(holder[t], t) for t in sentences]
     sims = 0.5 * (vectors.cosine(sentences, searches) + vectors.cosine(headed, searches))
     ranks = _ranks(sources)
+    listing = asked.kind == "list" or plan.kind == "list"
     scored: list[Choice] = []
     for passage in candidates:
         ways = [(0, asked.terms, 1)]
@@ -303,7 +304,9 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         ]
         best: Choice | None = None
         for column, terms, hop in ways:
-            choice = _score(passage, asked, terms, column, hop, sims, row, idf, ranks, plan.query)
+            choice = _score(
+                passage, asked, terms, column, hop, sims, row, idf, ranks, plan.query, listing
+            )
             if best is None or choice.score > best.score:
                 best = choice
         if best is not None:
@@ -350,6 +353,7 @@ def _score(
     idf: dict[str, float],
     ranks: dict[str, int],
     asked_question: str = "",
+    listing: bool = False,
 ) -> Choice:
     matrix = sims  # numpy array (sentences × searches)
     each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
@@ -367,7 +371,10 @@ def _score(
     # title and its other headings count half.
     context = " ".join([passage.source.title, *passage.source.sections])
     focus = asked.focus if column == 0 else ()
-    cov = coverage(terms, f"{passage.section}\n{passage.quote}", context, idf, focus)
+    # An item of a list is read with the list's lead-in ("Black will exit with:" / "code 123
+    # if there was an internal error"); a question asking for a list wants the whole list.
+    intro = "" if listing else passage.intro
+    cov = coverage(terms, f"{passage.section}\n{intro}\n{passage.quote}", context, idf, focus)
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))

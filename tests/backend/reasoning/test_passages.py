@@ -347,3 +347,22 @@ def test_a_sentence_pointing_back_at_a_short_code_block_is_shown_with_it() -> No
     trace = found["This will invoke the Python debugger at the start of every test."]
     assert code_before(trace) == "`pytest --trace`"
     assert code_before(found["This sets a breakpoint in your code."]) == ""  # three lines
+
+
+EXIT_CODES = """Don't write the files back, just return the status. The formatter will exit with:
+
+- code 0 if nothing would change;
+- code 1 if some files would be reformatted; or
+- code 123 if there was an internal error
+
+If used with `--quiet` only the exit code is returned, unless there was an internal error.
+"""
+
+
+def test_an_item_knows_the_lead_in_of_its_list() -> None:
+    found = passages(source("S1", "The basics", EXIT_CODES))
+    item = next(p for p in found if p.text.startswith("code 123"))
+    assert item.intro == "The formatter will exit with:"
+    after = next(p for p in found if p.text.startswith("If used with"))
+    assert after.intro == ""
+    assert next(p for p in found if p.is_list).intro == ""

@@ -740,3 +740,37 @@ def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
     assert unknown_names("Does the development server support HTTP/1.1?", sources) == []
     assert unknown_names("Does the server speak HTTP?", sources) == []
+
+
+EXIT_STATUS = """Don't write the files back, just return the status. The formatter will exit with:
+
+- code 0 if nothing would change;
+- code 1 if some files would be reformatted; or
+- code 123 if there was an internal error
+
+If used in combination with `--quiet` then only the exit code will be returned, unless there \
+was an internal error.
+"""
+
+
+async def test_a_list_item_is_read_with_its_lists_lead_in(engine: OfflineEngine) -> None:
+    # "code 123 if there was an internal error" says nothing of an exit status on its own.
+    question = "What exit status does the formatter return when it hits an internal error?"
+    asked = analyse(question)
+    pick = await _pick(engine, question, [source("S1", "The basics", EXIT_STATUS)])
+    assert pick.ranked is not None and pick.idf is not None
+    item = next(c for c in pick.ranked if c.passage.text.startswith("code 123"))
+    alone = coverage(asked.terms, item.passage.quote, "The basics", pick.idf)
+    assert item.coverage > alone + 0.2  # "exit" and "formatter" are the lead-in's
+    # Asked for a list, the whole list answers: its items are not read as answers alone.
+    listed = await _pick(
+        engine,
+        "Which exit codes can the formatter return?",
+        [source("S1", "The basics", EXIT_STATUS)],
+    )
+    assert listed.ranked is not None and listed.idf is not None
+    again = next(c for c in listed.ranked if c.passage.text.startswith("code 123"))
+    words = analyse("Which exit codes can the formatter return?").terms
+    assert again.coverage == pytest.approx(
+        coverage(words, again.passage.quote, "The basics", listed.idf), abs=1e-3
+    )

@@ -629,3 +629,29 @@ async def test_an_answer_under_a_code_name_heading_says_the_name(engine: Offline
     doc.chunks, doc.chunk_sections = [redirect, cors], ["HTTPSRedirectMiddleware", "CORSMiddleware"]
     _, report = await _run(engine, "Which middleware makes all incoming requests use https?", [doc])
     assert report.answer.startswith("HTTPSRedirectMiddleware: Enforces that all incoming")
+
+
+LINTERS = """Flake8 wraps several linters, pycodestyle among them.
+
+It's recommended to use the Bugbear plugin and enable its B950 check instead of using \
+Flake8's E501, because it aligns with the formatter's 10% rule.
+
+Install Bugbear and use the following config:
+
+```
+[flake8]
+max-line-length = 80
+extend-select = B950
+```
+"""
+
+
+async def test_a_passage_two_parts_rank_first_is_shown_once(engine: OfflineEngine) -> None:
+    question = (
+        "flake8 + bugbear setup: what max-line-length should flake8 be given alongside the "
+        "formatter, and which bugbear check takes over from E501?"
+    )
+    plan, report = await _run(engine, question, [source("S1", "Using other tools", LINTERS)])
+    assert plan.kind == "multi_part"
+    b950 = "enable its B950 check instead of using Flake8's E501"
+    assert report.answer.count(b950) == 1, report.answer
