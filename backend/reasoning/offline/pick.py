@@ -375,6 +375,15 @@ def _score(
     # if there was an internal error"); a question asking for a list wants the whole list.
     intro = "" if listing else passage.intro
     cov = coverage(terms, f"{passage.section}\n{intro}\n{passage.quote}", context, idf, focus)
+    if passage.is_list and not listing and len(passage.sentences) > 2:
+        # Not asked for a list, a list answers by one of its items: it covers what its lead-in
+        # and its best item cover, not every word of a long list ("The possible warnings
+        # include: …" holds the words of any question about the tool).
+        lead, *items = passage.sentences
+        cov = max(
+            coverage(terms, f"{passage.section}\n{lead}\n{item}", context, idf, focus)
+            for item in items
+        )
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))

@@ -774,3 +774,36 @@ async def test_a_list_item_is_read_with_its_lists_lead_in(engine: OfflineEngine)
     assert again.coverage == pytest.approx(
         coverage(words, again.passage.quote, "The basics", listed.idf), abs=1e-3
     )
+
+
+WARNINGS = """## Execution
+
+In Python 3.12 and above, you can try an experimental core based on the new \
+`sys.monitoring` module by defining a `COVERAGE_CORE=sysmon` environment variable.
+
+## Warnings
+
+The possible warnings include:
+
+- Trace function changed (trace-changed): measurement depends on a Python setting called \
+the trace function.
+- No sysmon (no-sysmon): you requested the sys.monitoring measurement core on an older Python.
+- Module never imported (module-not-imported): you asked to measure a module never imported.
+- No data (no-data-collected): the program ran, but no lines were measured as executed.
+"""
+
+
+async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngine) -> None:
+    question = (
+        "We're on Python 3.12 and I'd like to try the measurement core built on sys.monitoring "
+        "instead of the trace function. What exactly do I set to turn it on?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Command line usage", WARNINGS)])
+    assert pick.ranked is not None and pick.idf is not None
+    listed = next(c for c in pick.ranked if c.passage.is_list)
+    asked = analyse(question)
+    everything = coverage(
+        asked.terms, listed.passage.quote, "Command line usage", pick.idf, asked.focus
+    )
+    assert listed.coverage < everything  # no single warning holds all of those words
+    assert pick.best is not None and not pick.best.passage.is_list
