@@ -97,6 +97,8 @@ _CANNOT_BE: Final = re.compile(
     # done, whatever the verb
     r"|\b(?:cannot|can't|can not)\s+(?:directly\s+|simply\s+|currently\s+|yet\s+)?"
     r"(?!only\b|just\b|be\b|always\b|necessarily\b)\w+"  # "cannot be set to `*` …": a rule
+    # "This option cannot be specified in the `pyproject.toml` config.": not that way, or there
+    r"|\b(?:cannot|can't|can not)\s+be\s+\w+ed\s+(?:in|via|from|through|using|inside|under|by)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
     re.I,
 )
@@ -490,6 +492,10 @@ def _shows(passage: Passage, quoted: tuple[str, ...]) -> bool:
     return any(q in code for q in quoted)
 
 
+# A setting given a value in code: "note = nightly build", "--fail-under=85", "timeout: 5".
+_ASSIGNED: Final = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)\s*[=:]\s*\S")
+
+
 def identifiers(question: str) -> list[str]:
     """Code names in the question: dotted (``click.progressbar``), with an underscore
     (``max_age``), PascalCase of code (``TestClient``) or in backticks."""
@@ -498,6 +504,8 @@ def identifiers(question: str) -> list[str]:
         name = (token[0] or token[1]).strip().rstrip("()")
         if _ABBREVIATION.match(name):
             continue
+        if token[0] and (assigned := _ASSIGNED.match(name)):
+            out.append(assigned.group(1))  # `note = nightly build` names the setting `note`
         # PascalCase of code ("SessionMiddleware", "CORSMiddleware"), not a surname
         # ("McCann", "LaGuardia"): the first part has four letters or is an acronym.
         pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name)
@@ -617,7 +625,61 @@ def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) 
         # "has to" against "doesn't have to" is specific enough that half the words will do.
         if must and _NEED_NOT.search(text) and not _OPENS_WITH_CONDITION.match(text):
             return choice
+    for choice in scored:
+        passage = choice.passage
+        if len(passage.sentences) == 1 and not passage.is_code and _opposes(stated, passage.quote):
+            return choice
     return None
+
+
+# Opposite things done to the same object: a premise saying one and a sentence saying the
+# other about it ("combine keeps its inputs" / "The original input data files are deleted
+# once they've been combined").
+_OPPOSITES: Final = (
+    (("keep", "retain", "preserve", "leave", "left"), ("delete", "remove", "discard", "erase")),
+    (("enable", "enabled"), ("disable", "disabled")),
+    (("include", "included"), ("exclude", "excluded")),
+    (("allow", "permit"), ("forbid", "prohibit", "disallow", "reject", "refuse")),
+    (("show", "display"), ("hide", "hidden")),
+)
+_OPPOSITE_OF: Final[dict[str, frozenset[str]]] = {
+    stem(word): frozenset(stem(w) for w in pair[1 - side])
+    for pair in _OPPOSITES
+    for side in (0, 1)
+    for word in pair[side]
+}
+_CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b", re.I)
+OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
+
+
+def _opposes(stated: str, sentence: str) -> bool:
+    """Does the sentence say the opposite of what a clause of the premise says is done to the
+    same object (an opposite verb, the clause's other words mostly held, nothing negated)?"""
+    text = plain(sentence)
+    if has_negation(text) or _OPENS_WITH_CONDITION.match(text):
+        return False
+    held = part_stems(text)
+    for clause in _CLAUSES.split(stated):
+        clause_words = [stem(w.lower()) for w in words(clause)]
+        for k, word in enumerate(clause_words):
+            opposite = _OPPOSITE_OF.get(word)
+            if not opposite or not any(_holds(held, o) for o in opposite):
+                continue
+            # What it is done to, the first word after the verb that is not a stopword ("keeps
+            # its inputs"), is what the sentence must speak of ("… keeps a registry of its
+            # subclasses" is not denied by "for the original class to be removed").
+            done_to = next((w for w in clause_words[k + 1 :] if w not in STOPWORDS), "")
+            others = [stem(t.lower()) for t in key_terms(clause)]
+            others = [t for t in others if t != word and t not in _OPPOSITE_OF]
+            got = sum(_holds(held, t) for t in others)
+            if (
+                done_to
+                and _holds(held, done_to)
+                and got >= OPPOSED_HELD
+                and got >= 0.5 * len(others)
+            ):
+                return True
+    return False
 
 
 _NEGATED_WORD: Final = re.compile(

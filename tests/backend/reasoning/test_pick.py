@@ -10,6 +10,7 @@ from backend.reasoning.offline.pick import (
     LIST_WINDOWS,
     WINDOW_PENALTY,
     Choice,
+    _opposes,
     choose,
     coverage,
     denies,
@@ -171,6 +172,9 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
         ("If you do not do so, the run fails.", False),
         # what follows from a condition is no statement that something is absent
         ("If you don't set `kw_only=True`, then there is no valid attribute ordering.", False),
+        # not that way, or not there; a rule on the value is no denial
+        ("This option cannot be specified in the `pyproject.toml` config.", True),
+        ("`allow_origins` cannot be set to `*` when credentials are allowed.", False),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
@@ -181,6 +185,12 @@ def test_identifiers_are_code_names_not_surnames() -> None:
     assert identifiers("How wide is the bar click.progressbar draws?") == ["click.progressbar"]
     assert identifiers("What max_age does CORSMiddleware use?") == ["max_age", "CORSMiddleware"]
     assert identifiers("When was Les McCann born, and when was LaGuardia built?") == []
+    # A setting given a value in code names the setting too.
+    assert identifiers("I put `note = nightly build` under [run].") == [
+        "note",
+        "note = nightly build",
+    ]
+    assert identifiers("Is `--fail-under=85` enough?")[0] == "--fail-under"
 
 
 @pytest.mark.parametrize(
@@ -807,3 +817,34 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
     )
     assert listed.coverage < everything  # no single warning holds all of those words
     assert pick.best is not None and not pick.best.passage.is_list
+
+
+@pytest.mark.parametrize(
+    ("stated", "sentence", "opposed"),
+    [
+        (
+            "After coverage combine the files are left lying around because combine keeps its "
+            "inputs by default.",
+            "The original input data files are deleted once they've been combined.",
+            True,
+        ),
+        ("I enabled branch coverage in my config", "Branch coverage is disabled by default.", True),
+        # what the verb is done to is not what the sentence speaks of
+        (
+            "A base class keeps a registry of its subclasses",
+            "The `type.__subclasses__` attribute needs a collection run for the original class "
+            "to be removed.",
+            False,
+        ),
+        # the sentence negates: it says no opposite
+        (
+            "combine keeps its inputs by default",
+            "The input files are not deleted when combined.",
+            False,
+        ),
+    ],
+)
+def test_a_premise_is_opposed_by_the_opposite_done_to_the_same_thing(
+    stated: str, sentence: str, opposed: bool
+) -> None:
+    assert _opposes(stated, sentence) is opposed
