@@ -179,6 +179,7 @@ def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
     """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown;
     ``nested`` for the body of a directive, which writes no heading of its own."""
     from docutils.core import publish_doctree
+    from docutils.nodes import unescape
 
     tree = publish_doctree(
         # Sphinx reads `.. class:: namespace(...)` as a Python class; docutils' own "class"
@@ -200,7 +201,10 @@ def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
     )
     fields: dict[str, str] = {}
     blocks = list(_rst_blocks(tree, 0, fields, nested))
-    return RstDocument("\n\n".join(b for b in blocks if b.strip()), fields)
+    # docutils keeps an escaped character as a NUL before it ("\\-\\-include" in a
+    # definition's term is "\x00-\x00-include"); a reader sees the character itself.
+    markdown = unescape("\n\n".join(b for b in blocks if b.strip()))
+    return RstDocument(markdown, fields)
 
 
 def _rst_blocks(

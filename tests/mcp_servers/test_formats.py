@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from mcp_servers.document_store.formats import rst_to_markdown
 from mcp_servers.document_store.ingest import IngestError, chunk_text, load_bytes
 
 # --- MDX ----------------------------------------------------------------------------
@@ -584,3 +585,10 @@ def test_an_admonition_holding_code_keeps_the_code_block_whole() -> None:
     # The code's comment is no heading: the next section is still "Dumping".
     sections = [c.section for c in chunk_text(text, chunk_words=200, overlap=0)]
     assert sections == ["Guide", "Dumping"]
+
+
+def test_an_escaped_character_in_rst_is_the_character_itself() -> None:
+    text = "\\-\\-include is ignored because \\-\\-source is set\n  Both were given.\n"
+    markdown = rst_to_markdown(text).markdown
+    assert markdown == "- --include is ignored because --source is set: Both were given."
+    assert "\x00" not in rst_to_markdown("A backslash-space joins a\\ b.\n").markdown
