@@ -216,9 +216,17 @@ _REFERENCES: Final = re.compile(
 )
 
 
+# "In which cases is the AST allowed to differ?", "At a high level, what stages does it go
+# through …?": the cases or stages, listed (before "differ" reads as a comparison).
+_CASES: Final = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+)?(?:cases|situations|circumstances|scenarios|stages|phases)\b",
+    re.I,
+)
+
 # Checked in this order: the first pattern that matches names the kind.
 _KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
     (_YES_NO, "yes_no"),
+    (_CASES, "list"),
     (_COMPARISON, "comparison"),
     (_WHY, "why"),
     (_HOW, "how"),

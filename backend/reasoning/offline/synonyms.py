@@ -54,6 +54,7 @@ _GROUPS: Final = (
     "string str",
     "boolean bool",
     "dictionary dict",
+    "stage phase",
     "made consist compose comprise",  # "what is X made of" / "it consists of three parts"
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}

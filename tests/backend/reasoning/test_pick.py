@@ -252,6 +252,8 @@ def test_a_synonym_counts_towards_coverage() -> None:
     # "doubling the delay" is what "exponential backoff" does
     text = "It's hard to beat exponential backoff when retrying remote endpoints."
     assert coverage(["doubling", "delay"], text, "", idf) > 0.3
+    # stages are phases
+    assert coverage(["stages"], "Coverage.py works in three phases:", "", idf) > 0.5
 
 
 def test_without_configuration_covers_a_question_about_the_default_setup() -> None:

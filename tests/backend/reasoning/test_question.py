@@ -49,6 +49,10 @@ from backend.reasoning.offline.question import (
         # an auxiliary after "what" is no listed thing, though the product's name ends in "s"
         ("What does attrs do with kw_only=True on a field with init=False?", "lookup"),
         ("Which functions make up the modern API?", "list"),
+        # the cases or stages themselves, not a comparison ("differ") or a number ("percentage")
+        ("In which cases is the AST nonetheless allowed to differ?", "list"),
+        ("At a high level, what stages does it go through before giving me a percentage?", "list"),
+        ("Are there cases where the AST may differ?", "yes_no"),
         ("Which of the shipped validators check a lower bound?", "list"),
         ("Which of the teams he led was sold and renamed in 2007?", "lookup"),
         ("What gets executed, and in which order?", "list"),
