@@ -627,7 +627,7 @@ def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) 
             return choice
     for choice in scored:
         passage = choice.passage
-        if len(passage.sentences) == 1 and not passage.is_code and _opposes(stated, passage.quote):
+        if len(passage.sentences) <= 2 and not passage.is_code and _opposes(stated, passage.quote):
             return choice
     return None
 
@@ -652,10 +652,37 @@ _CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b
 OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
 
 
+# "turns HTML autoescaping on", "switched it off": enabling and disabling in other words.
+_TURNED: Final = re.compile(
+    r"\b(?:turn|switch)(?:s|ed|ing)?\s+((?:[\w.-]+\s+){0,3}?)(on|off)\b", re.I
+)
+
+
+_PAIRED: Final = re.compile(r"\b([a-z]+)\s*(?:\band\b|\bor\b|/)\s*([a-z]+)\b", re.I)
+
+
+def _both_ways(text: str) -> str:
+    """The text without "enable and disable", "keep or delete": both ways, neither said."""
+
+    def drop(m: re.Match[str]) -> str:
+        first, second = stem(m.group(1).lower()), stem(m.group(2).lower())
+        return " " if second in _OPPOSITE_OF.get(first, frozenset()) else m.group(0)
+
+    return _PAIRED.sub(drop, text)
+
+
+def _turned(text: str) -> str:
+    return _TURNED.sub(
+        lambda m: ("enable " if m.group(2).lower() == "on" else "disable ") + m.group(1), text
+    )
+
+
 def _opposes(stated: str, sentence: str) -> bool:
     """Does the sentence say the opposite of what a clause of the premise says is done to the
     same object (an opposite verb, the clause's other words mostly held, nothing negated)?"""
-    text = plain(sentence)
+    stated = _turned(stated)
+    # "enable and disable autoescaping per template" names both, and opposes nothing
+    text = _both_ways(_turned(plain(sentence)))
     if has_negation(text) or _OPENS_WITH_CONDITION.match(text):
         return False
     held = part_stems(text)

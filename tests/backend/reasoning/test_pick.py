@@ -838,6 +838,19 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
             "to be removed.",
             False,
         ),
+        # "turns … on" is enabling; two sentences may say it
+        (
+            "Since Jinja turns HTML autoescaping on by default",
+            "Jinja provides a feature that can be enabled to escape HTML syntax in rendered "
+            "templates. However, it is disabled by default.",
+            True,
+        ),
+        # "enable and disable" names both ways and opposes nothing
+        (
+            "Since Jinja turns HTML autoescaping on by default",
+            "This makes it possible to enable and disable autoescaping for HTML templates.",
+            False,
+        ),
         # the sentence negates: it says no opposite
         (
             "combine keeps its inputs by default",
