@@ -227,3 +227,13 @@ def test_ingest_names_a_markdown_file_that_only_includes_another(tmp_path: Path)
         result.stdout
     )
     assert f"nothing indexed {folder / 'contributing.md'}" in result.stderr
+
+
+def test_help_shows_a_flag_without_a_value_and_the_question_as_an_argument(
+    tmp_path: Path,
+) -> None:
+    done = marsa("research", "--help", data_dir=tmp_path / "data", extra_env={"COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    quiet = next(line for line in done.stdout.splitlines() if "--quiet" in line)
+    assert "<bool>" not in quiet and "BOOLEAN" not in quiet, quiet  # a flag takes no value
+    assert "[OPTIONS] QUERY" in done.stdout and "{query}" not in done.stdout
