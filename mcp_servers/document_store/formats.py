@@ -13,7 +13,7 @@ import textwrap
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mcp_servers.document_store.tables import row_items
 
@@ -179,7 +179,6 @@ def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
     """Parse with docutils (no file inclusion, no raw passthrough) and write Markdown;
     ``nested`` for the body of a directive, which writes no heading of its own."""
     from docutils.core import publish_doctree
-    from docutils.nodes import unescape
 
     tree = publish_doctree(
         # Sphinx reads `.. class:: namespace(...)` as a Python class; docutils' own "class"
@@ -203,8 +202,22 @@ def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
     blocks = list(_rst_blocks(tree, 0, fields, nested))
     # docutils keeps an escaped character as a NUL before it ("\\-\\-include" in a
     # definition's term is "\x00-\x00-include"); a reader sees the character itself.
-    markdown = unescape("\n\n".join(b for b in blocks if b.strip()))
+    markdown = _unescaped("\n\n".join(b for b in blocks if b.strip()))
     return RstDocument(markdown, fields)
+
+
+# An escaped character that would be Markdown where it stands ("\\# of files" at a line's
+# start, "\\*args") stays escaped, the Markdown way; any other is the character itself.
+_ESCAPED_MARKUP: Final = re.compile(r"\x00([`*_#<\[\]\\|])|(?m:^([ \t]*)\x00([-+>]))")
+
+
+def _unescaped(markdown: str) -> str:
+    from docutils.nodes import unescape
+
+    markdown = _ESCAPED_MARKUP.sub(
+        lambda m: "\\" + m.group(1) if m.group(1) else f"{m.group(2)}\\{m.group(3)}", markdown
+    )
+    return unescape(markdown)
 
 
 def _rst_blocks(

@@ -592,3 +592,8 @@ def test_an_escaped_character_in_rst_is_the_character_itself() -> None:
     markdown = rst_to_markdown(text).markdown
     assert markdown == "- --include is ignored because --source is set: Both were given."
     assert "\x00" not in rst_to_markdown("A backslash-space joins a\\ b.\n").markdown
+    # an escaped character that would be Markdown where it stands stays escaped, as Markdown
+    assert rst_to_markdown("\\# of files is counted per run.\n").markdown == (
+        "\\# of files is counted per run."
+    )
+    assert rst_to_markdown("Pass \\*args on.\n").markdown == "Pass \\*args on."

@@ -32,7 +32,15 @@ from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import Passage, code_before, named_by_heading, shown_for
-from backend.reasoning.offline.pick import Choice, Pick, choose, complement, says_gone
+from backend.reasoning.offline.pick import (
+    CLOSE_SIMILARITY,
+    MIN_COVERAGE,
+    Choice,
+    Pick,
+    choose,
+    complement,
+    says_gone,
+)
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse, needs_value
 from backend.reasoning.offline.signals import is_year_token, tokens
@@ -327,9 +335,17 @@ def _passage_per_part(
         )
         if best is not None:
             chosen[k] = best
+    # A part left out is answered by the passage another part shows only when its own best
+    # was found; a part showing its next passage is found only if that passage would be.
+    unanswered = any(not pick.found for k, (_, _, pick) in enumerate(picked) if k not in chosen)
     for k, (sq, asked, pick) in enumerate(picked):
         if k not in chosen:
             continue
+        found = pick.found
+        if chosen[k] is not pick.best:
+            found = found and (
+                chosen[k].coverage >= MIN_COVERAGE or chosen[k].similarity >= CLOSE_SIMILARITY
+            )
         lead = _yes_or_no(sq.text, chosen[k]) if asked.kind == "yes_no" else ""
         parts.append(
             _passage_answer(
@@ -337,7 +353,7 @@ def _passage_per_part(
                 claims,
                 verdicts,
                 lead=lead,
-                found=pick.found,
+                found=found and not unanswered,
                 terms=asked.terms,
                 quoted=asked.quoted,
             )

@@ -23,6 +23,8 @@ _EMPHASIS: Final = re.compile(
 _HEADING: Final = re.compile(r"^\s{0,3}#{1,6}\s+", re.M)
 _BULLET: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+", re.M)
 _QUOTE: Final = re.compile(r"^\s*>\s?", re.M)
+# A Markdown backslash escape: an ASCII punctuation character written as itself.
+_ESCAPED: Final = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ADMONITION: Final = re.compile(r"^\s*(?:!!!|\?\?\?|:::)\s*\w*[^\n]*$", re.M)
 
 
@@ -52,6 +54,7 @@ def plain(text: str) -> str:
     text = _BULLET.sub("", text)
     for _ in range(2):  # "***bold italic***"
         text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(4), text)
+    text = _ESCAPED.sub(r"\1", text)  # "\\# of files", "\\*args": the character itself
     text = html.unescape(text)
     text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     text = " ".join(text.split())

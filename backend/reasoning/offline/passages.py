@@ -225,20 +225,22 @@ def passages(source: Source) -> list[Passage]:
         passage.start = sentences[passage.first].start
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
-            passage.intro = _list_intro(sentences, passage.first)
+            passage.intro = _list_intro(source.text, sentences, passage.first)
     return out
 
 
-def _list_intro(sentences: list[_Sentence], i: int) -> str:
+def _list_intro(text: str, sentences: list[_Sentence], i: int) -> str:
     """The lead-in line of the list whose item holds sentence ``i`` ("Black will exit with:"
     before "code 123 if there was an internal error"): what the item is an answer to. ''
-    outside a list, or when the list has no lead-in."""
+    outside a list, when the list has no lead-in, or across a code block or heading."""
     if not 0 <= i < len(sentences) or sentences[i].item < 0:
         return ""
     j = i - 1
     while j >= 0 and sentences[j].item >= 0:
         j -= 1
     if j < 0 or not sentences[j].lead_in:
+        return ""
+    if _GAP_BREAKS.search(text[sentences[j].end : sentences[i].start]):
         return ""
     return sentences[j].text
 

@@ -61,6 +61,7 @@ from backend.reasoning.offline.text import (
     content_stems,
     key_terms,
     part_stems,
+    split_sentences,
     stem,
     words,
 )
@@ -98,7 +99,8 @@ _CANNOT_BE: Final = re.compile(
     r"|\b(?:cannot|can't|can not)\s+(?:directly\s+|simply\s+|currently\s+|yet\s+)?"
     r"(?!only\b|just\b|be\b|always\b|necessarily\b)\w+"  # "cannot be set to `*` …": a rule
     # "This option cannot be specified in the `pyproject.toml` config.": not that way, or there
-    r"|\b(?:cannot|can't|can not)\s+be\s+\w+ed\s+(?:in|via|from|through|using|inside|under|by)\b"
+    r"|\b(?:cannot|can't|can not)\s+be\s+(?:specified|configured|set|given|passed|defined|"
+    r"declared|put|placed|written|stored|listed)\s+(?:in|via|through|inside|under|from)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
     re.I,
 )
@@ -381,10 +383,15 @@ def _score(
         # Not asked for a list, a list answers by one of its items: it covers what its lead-in
         # and its best item cover, not every word of a long list ("The possible warnings
         # include: …" holds the words of any question about the tool).
-        lead, *items = passage.sentences
+        # (the lead-in is the line ending in ':'; sentences before it say what "it" is)
+        k = next((n for n, t in enumerate(passage.sentences) if t.rstrip().endswith(":")), 0)
+        lead, items = " ".join(passage.sentences[: k + 1]), passage.sentences[k + 1 :]
         cov = max(
-            coverage(terms, f"{passage.section}\n{lead}\n{item}", context, idf, focus)
-            for item in items
+            (
+                coverage(terms, f"{passage.section}\n{lead}\n{item}", context, idf, focus)
+                for item in items
+            ),
+            default=cov,
         )
     cue = holds_cue(asked, passage.quote, passage.is_code)
     quality = passage.source.score if passage.source.score > 0 else 0.5
@@ -492,8 +499,34 @@ def _shows(passage: Passage, quoted: tuple[str, ...]) -> bool:
     return any(q in code for q in quoted)
 
 
-# A setting given a value in code: "note = nightly build", "--fail-under=85", "timeout: 5".
-_ASSIGNED: Final = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)\s*[=:]\s*\S")
+# A setting given a value in code: "note = nightly build", "--fail-under=85", "timeout: 5"
+# (not "https://…" nor "std::vector").
+_ASSIGNED: Final = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)\s*(?:=|:(?![:/]))\s*\S")
+
+
+def assigned_names(question: str) -> list[str]:
+    """The settings a question gives a value in code (`note = nightly build` → "note")."""
+    return [
+        m.group(1)
+        for code in re.findall(r"`([^`]+)`", question)
+        if (m := _ASSIGNED.match(code.strip())) and len(m.group(1).strip("-")) > 1
+    ]
+
+
+def _gone_in_code(sentence: str, names: list[str]) -> bool:
+    """Does the sentence say that a setting the question assigns is gone, naming it in code
+    first ("The `[run] note` setting has been deprecated.", not "Note that … was removed")?"""
+    text = sentence
+    if _OPENS_WITH_CONDITION.match(plain(text)):
+        return False
+    for m in _GONE.finditer(text):
+        before = text[: m.start()]
+        if _CONDITION.search(plain(before)):
+            continue
+        for span in re.findall(r"`([^`]+)`", before):
+            if any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", span) for n in names):
+                return True
+    return False
 
 
 def identifiers(question: str) -> list[str]:
@@ -504,8 +537,6 @@ def identifiers(question: str) -> list[str]:
         name = (token[0] or token[1]).strip().rstrip("()")
         if _ABBREVIATION.match(name):
             continue
-        if token[0] and (assigned := _ASSIGNED.match(name)):
-            out.append(assigned.group(1))  # `note = nightly build` names the setting `note`
         # PascalCase of code ("SessionMiddleware", "CORSMiddleware"), not a surname
         # ("McCann", "LaGuardia"): the first part has four letters or is an acronym.
         pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name)
@@ -636,39 +667,43 @@ def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) 
 # other about it ("combine keeps its inputs" / "The original input data files are deleted
 # once they've been combined").
 _OPPOSITES: Final = (
-    (("keep", "retain", "preserve", "leave", "left"), ("delete", "remove", "discard", "erase")),
+    (
+        ("keep", "keeps", "kept", "retain", "preserve"),
+        ("delete", "deleted", "remove", "removed", "discard", "erase"),
+    ),
     (("enable", "enabled"), ("disable", "disabled")),
     (("include", "included"), ("exclude", "excluded")),
-    (("allow", "permit"), ("forbid", "prohibit", "disallow", "reject", "refuse")),
-    (("show", "display"), ("hide", "hidden")),
+    (("allow", "allowed", "permit"), ("forbid", "prohibit", "disallow", "reject", "refuse")),
+    (("show", "shown", "display"), ("hide", "hid", "hidden")),
 )
-_OPPOSITE_OF: Final[dict[str, frozenset[str]]] = {
-    stem(word): frozenset(stem(w) for w in pair[1 - side])
-    for pair in _OPPOSITES
+_SIDE_OF: Final[dict[str, int]] = {
+    stem(word): 2 * n + side
+    for n, pair in enumerate(_OPPOSITES)
     for side in (0, 1)
     for word in pair[side]
 }
 _CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b", re.I)
 OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
-
-
-# "turns HTML autoescaping on", "switched it off": enabling and disabling in other words.
-_TURNED: Final = re.compile(
-    r"\b(?:turn|switch)(?:s|ed|ing)?\s+((?:[\w.-]+\s+){0,3}?)(on|off)\b", re.I
+# A clause about the asker ("I enabled branch coverage", "I want to show hidden files", "show
+# me"): what they did, want or ask is no statement about the tool that a default denies.
+_ASKER: Final = re.compile(
+    r"\b(?:i|we|my|our|me|us|i'm|we're|i've|we've)\b"
+    r"|\b(?:want|wants|would like|trying|hope|wish|how)\b",
+    re.I,
 )
-
-
+# "can be enabled", "to disable it", "you may exclude …": a possibility, not what is done.
+_MAY: Final = re.compile(
+    r"\b(?:to|can|could|may|might|must|should|will|would)\s+(?:(?:not|also|be|then|simply|"
+    r"easily|now|still|you|it|them)\s+){0,2}$",
+    re.I,
+)
+# "turns HTML autoescaping on (by default)", "switched it off": enabling and disabling.
+_TURNED: Final = re.compile(
+    r"\b(?:turn|switch)(?:s|ed|ing)?\s+((?:[\w.-]+\s+){0,3}?)(on|off)"
+    r"(?=\s*(?:$|[,.;:?!)]|by\b|for\b|so\b|and\b|when\b|if\b|again\b))",
+    re.I,
+)
 _PAIRED: Final = re.compile(r"\b([a-z]+)\s*(?:\band\b|\bor\b|/)\s*([a-z]+)\b", re.I)
-
-
-def _both_ways(text: str) -> str:
-    """The text without "enable and disable", "keep or delete": both ways, neither said."""
-
-    def drop(m: re.Match[str]) -> str:
-        first, second = stem(m.group(1).lower()), stem(m.group(2).lower())
-        return " " if second in _OPPOSITE_OF.get(first, frozenset()) else m.group(0)
-
-    return _PAIRED.sub(drop, text)
 
 
 def _turned(text: str) -> str:
@@ -677,36 +712,81 @@ def _turned(text: str) -> str:
     )
 
 
-def _opposes(stated: str, sentence: str) -> bool:
-    """Does the sentence say the opposite of what a clause of the premise says is done to the
-    same object (an opposite verb, the clause's other words mostly held, nothing negated)?"""
+def _both_ways(text: str) -> str:
+    """The text without "enable and disable", "keep or delete": both ways, neither said."""
+
+    def drop(m: re.Match[str]) -> str:
+        first, second = (
+            _SIDE_OF.get(stem(m.group(1).lower())),
+            _SIDE_OF.get(stem(m.group(2).lower())),
+        )
+        both = first is not None and second is not None and first // 2 == second // 2
+        return " " if both else m.group(0)
+
+    return _PAIRED.sub(drop, text)
+
+
+def _sides(sentence: str) -> list[tuple[int, int]]:
+    """(side, offset) of each verb of an opposite pair the sentence says is done, not just
+    possible ("are deleted", not "can be enabled")."""
+    out = []
+    for m in re.finditer(r"[A-Za-z]+", sentence):
+        side = _SIDE_OF.get(stem(m.group(0).lower()))
+        if side is not None and not _MAY.search(sentence[: m.start()]):
+            out.append((side, m.start()))
+    return out
+
+
+def _opposes(stated: str, passage: str) -> bool:
+    """Does the passage (one or two sentences) say the opposite of what a clause of the premise
+    says is done to something: the opposite verb, said as done and not negated, in a sentence
+    that holds what it is done to (or opens with "it"/"this"/"they" after one that does) and
+    not the premise's own verb, with the clause's other words mostly held?"""
     stated = _turned(stated)
-    # "enable and disable autoescaping per template" names both, and opposes nothing
-    text = _both_ways(_turned(plain(sentence)))
-    if has_negation(text) or _OPENS_WITH_CONDITION.match(text):
-        return False
-    held = part_stems(text)
+    sentences = [_both_ways(_turned(plain(t))) for t in split_sentences(passage)] or [passage]
+    held_all = part_stems(" ".join(sentences))
     for clause in _CLAUSES.split(stated):
-        clause_words = [stem(w.lower()) for w in words(clause)]
-        for k, word in enumerate(clause_words):
-            opposite = _OPPOSITE_OF.get(word)
-            if not opposite or not any(_holds(held, o) for o in opposite):
+        if _ASKER.search(clause):
+            continue
+        clause_words = [w.lower() for w in words(clause)]
+        sides = {_SIDE_OF[stem(w)] for w in clause_words if stem(w) in _SIDE_OF}
+        if len(sides) != 1:
+            continue  # no verb of a pair, or both ways ("shows … hides")
+        said = sides.pop()
+        k = next(n for n, w in enumerate(clause_words) if _SIDE_OF.get(stem(w)) == said)
+        # What it is done to, the first word after the verb that is not a stopword ("keeps
+        # its inputs"), is what the passage must speak of ("… keeps a registry of its
+        # subclasses" is not denied by "for the original class to be removed").
+        done_to = next((stem(w) for w in clause_words[k + 1 :] if w not in STOPWORDS), "")
+        if k >= 2 and clause_words[k - 1] in _BE:  # "branch coverage is enabled": the subject
+            done_to = next(
+                (stem(w) for w in reversed(clause_words[: k - 1]) if w not in STOPWORDS), ""
+            )
+        others = [stem(t.lower()) for t in key_terms(clause)]
+        others = [t for t in others if t not in _SIDE_OF]
+        got = sum(_holds(held_all, t) for t in others)
+        if not done_to or got < OPPOSED_HELD or got < 0.5 * len(others):
+            continue
+        for n, sentence in enumerate(sentences):
+            found = {side for side, _ in _sides(sentence)}
+            if said ^ 1 not in found or said in found:
                 continue
-            # What it is done to, the first word after the verb that is not a stopword ("keeps
-            # its inputs"), is what the sentence must speak of ("… keeps a registry of its
-            # subclasses" is not denied by "for the original class to be removed").
-            done_to = next((w for w in clause_words[k + 1 :] if w not in STOPWORDS), "")
-            others = [stem(t.lower()) for t in key_terms(clause)]
-            others = [t for t in others if t != word and t not in _OPPOSITE_OF]
-            got = sum(_holds(held, t) for t in others)
-            if (
-                done_to
-                and _holds(held, done_to)
-                and got >= OPPOSED_HELD
-                and got >= 0.5 * len(others)
-            ):
+            if has_negation(sentence) or _OPENS_WITH_CONDITION.match(sentence):
+                continue
+            about = _holds(part_stems(sentence), done_to) or (
+                n > 0
+                and _POINTS_BACK_OPENING.match(sentence)
+                and _holds(part_stems(sentences[n - 1]), done_to)
+            )
+            if about:
                 return True
     return False
+
+
+_BE: Final = frozenset({"is", "are", "was", "were", "be", "been", "being", "gets", "get", "got"})
+_POINTS_BACK_OPENING: Final = re.compile(
+    r"^\W*(?:(?:however|but|instead|so),?\s+)?(?:it|this|they|these)\b", re.I
+)
 
 
 _NEGATED_WORD: Final = re.compile(
@@ -752,6 +832,7 @@ def _denial(
     rare = sorted(known, key=lambda t: -idf[stem(t.lower())])[:3]
     nearest = max(c.similarity for c in scored)
     named = identifiers(question)
+    assigned = assigned_names(question)
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1:
@@ -768,6 +849,8 @@ def _denial(
         if not passage.is_code and _gone_named(passage.quote, named):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
+        if assigned and not passage.is_code and _gone_in_code(passage.quote, assigned):
+            return choice  # "I put `note = nightly build` under [run] …"
         if choice.coverage < DENIAL_COVERAGE:
             continue
         about = f"{passage.section}\n{passage.quote}"

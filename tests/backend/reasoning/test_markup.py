@@ -26,3 +26,8 @@ from backend.reasoning.offline.markup import plain
 )
 def test_markup_is_removed_and_code_spans_kept(marked: str, shown: str) -> None:
     assert plain(marked) == shown
+
+
+def test_a_backslash_escape_shows_the_character_and_code_keeps_its_backslashes() -> None:
+    assert plain(r"\# of files, \*args and a\_b") == "# of files, *args and a_b"
+    assert plain(r"Use `C:\path\*` as is.") == r"Use `C:\path\*` as is."

@@ -366,3 +366,11 @@ def test_an_item_knows_the_lead_in_of_its_list() -> None:
     after = next(p for p in found if p.text.startswith("If used with"))
     assert after.intro == ""
     assert next(p for p in found if p.is_list).intro == ""
+
+
+def test_an_item_after_a_code_block_takes_no_earlier_lead_in() -> None:
+    text = "Exit codes:\n\n- 0 when fine\n\n```\nblack .\n```\n\n- The cache is stored per user.\n"
+    found = passages(source("S1", "Cache", text))
+    later = next(p for p in found if p.text.startswith("The cache"))
+    assert later.intro == ""
+    assert next(p for p in found if p.text.startswith("0 when")).intro == "Exit codes:"

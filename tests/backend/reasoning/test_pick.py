@@ -10,7 +10,9 @@ from backend.reasoning.offline.pick import (
     LIST_WINDOWS,
     WINDOW_PENALTY,
     Choice,
+    _gone_in_code,
     _opposes,
+    assigned_names,
     choose,
     coverage,
     denies,
@@ -172,9 +174,10 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
         ("If you do not do so, the run fails.", False),
         # what follows from a condition is no statement that something is absent
         ("If you don't set `kw_only=True`, then there is no valid attribute ordering.", False),
-        # not that way, or not there; a rule on the value is no denial
+        # not that way, or not there; a rule on the value or on use is no denial
         ("This option cannot be specified in the `pyproject.toml` config.", True),
         ("`allow_origins` cannot be set to `*` when credentials are allowed.", False),
+        ("`--check` cannot be used in combination with `--diff`.", False),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
@@ -185,12 +188,16 @@ def test_identifiers_are_code_names_not_surnames() -> None:
     assert identifiers("How wide is the bar click.progressbar draws?") == ["click.progressbar"]
     assert identifiers("What max_age does CORSMiddleware use?") == ["max_age", "CORSMiddleware"]
     assert identifiers("When was Les McCann born, and when was LaGuardia built?") == []
-    # A setting given a value in code names the setting too.
-    assert identifiers("I put `note = nightly build` under [run].") == [
-        "note",
-        "note = nightly build",
-    ]
-    assert identifiers("Is `--fail-under=85` enough?")[0] == "--fail-under"
+
+
+def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() -> None:
+    question = "I put `note = nightly build` under [run]. How do I read the note back?"
+    assert assigned_names(question) == ["note"]
+    assert assigned_names("Is `--fail-under=85` enough?") == ["--fail-under"]
+    assert assigned_names("Is `https://example.org` or `std::vector` a setting?") == []
+    assert _gone_in_code("The `[run] note` setting has been deprecated.", ["note"])
+    # "Note that …" names no setting
+    assert not _gone_in_code("Note that support for Python 2 was removed in 6.0.", ["note"])
 
 
 @pytest.mark.parametrize(
@@ -817,7 +824,7 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
     everything = coverage(
         asked.terms, listed.passage.quote, "Command line usage", pick.idf, asked.focus
     )
-    assert listed.coverage < everything  # no single warning holds all of those words
+    assert listed.coverage < everything - 0.05  # no single warning holds all of those words
     assert pick.best is not None and not pick.best.passage.is_list
 
 
@@ -830,7 +837,32 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
             "The original input data files are deleted once they've been combined.",
             True,
         ),
-        ("I enabled branch coverage in my config", "Branch coverage is disabled by default.", True),
+        (
+            "Branch coverage is enabled in every run",
+            "Branch coverage is disabled by default.",
+            True,
+        ),
+        # what the asker did or wants is no statement about the tool
+        (
+            "I enabled branch coverage in my config",
+            "Branch coverage is disabled by default.",
+            False,
+        ),
+        ("I want to show hidden files", "Hidden files are never shown.", False),
+        # the sentence says both of the pair, or only what may be done
+        (
+            "The formatter keeps trailing commas",
+            "Trailing commas are kept by the formatter, but redundant parentheses are removed.",
+            False,
+        ),
+        (
+            "Autoescaping is enabled for HTML templates.",
+            "Autoescaping is enabled for .html templates. To disable autoescaping for a block, "
+            "use the autoescape tag.",
+            False,
+        ),
+        # "switch branches on CI" turns nothing on
+        ("The runners switch branches on CI", "Branches are disabled on CI runners.", False),
         # what the verb is done to is not what the sentence speaks of
         (
             "A base class keeps a registry of its subclasses",
