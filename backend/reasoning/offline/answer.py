@@ -295,7 +295,7 @@ def _passage_per_part(
     among all the sources; found only when every part is."""
     parts: list[Answer] = []
     sides: list[tuple[str, Pick, Choice]] = []
-    picked: list[tuple[SubQuery, Asked, Pick]] = []
+    picked: list[tuple[SubQuery, Asked, Pick, Choice]] = []
     for sq in plan.sub_queries:
         if not sq.purpose.startswith(purpose):
             continue
@@ -316,13 +316,13 @@ def _passage_per_part(
         # Every source may answer a part: the whole question's search often finds it first.
         pick = choose(asked, view, sources, vectors)
         if pick.best is not None:
-            picked.append((sq, asked, pick))
+            picked.append((sq, asked, pick, pick.best))
     # A passage is shown once: the part it covers best keeps it, another part takes its next
     # passage that is close to its best, or adds nothing ("which bugbear check …" keeps the
     # B950 sentence that the part before it also ranked first).
     chosen: dict[int, Choice] = {}
-    for k in sorted(range(len(picked)), key=lambda k: -picked[k][2].best.coverage):
-        top = picked[k][2].best
+    for k in sorted(range(len(picked)), key=lambda k: -picked[k][3].coverage):
+        top = picked[k][3]
         taken = [c.passage for c in chosen.values()]
         best = next(
             (
@@ -337,12 +337,12 @@ def _passage_per_part(
             chosen[k] = best
     # A part left out is answered by the passage another part shows only when its own best
     # was found; a part showing its next passage is found only if that passage would be.
-    unanswered = any(not pick.found for k, (_, _, pick) in enumerate(picked) if k not in chosen)
-    for k, (sq, asked, pick) in enumerate(picked):
+    unanswered = any(not p[2].found for k, p in enumerate(picked) if k not in chosen)
+    for k, (sq, asked, pick, top) in enumerate(picked):
         if k not in chosen:
             continue
         found = pick.found
-        if chosen[k] is not pick.best:
+        if chosen[k] is not top:
             found = found and (
                 chosen[k].coverage >= MIN_COVERAGE or chosen[k].similarity >= CLOSE_SIMILARITY
             )

@@ -58,4 +58,5 @@ def plain(text: str) -> str:
     text = html.unescape(text)
     text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     text = " ".join(text.split())
-    return re.sub(r"\s+([,.;:!?])", r"\1", text)
+    # "x , y" is "x, y"; ":param:" and ".venv" open a word and keep their space
+    return re.sub(r"\s+([,.;:!?])(?![\w`])", r"\1", text)

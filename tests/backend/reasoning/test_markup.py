@@ -31,3 +31,10 @@ def test_markup_is_removed_and_code_spans_kept(marked: str, shown: str) -> None:
 def test_a_backslash_escape_shows_the_character_and_code_keeps_its_backslashes() -> None:
     assert plain(r"\# of files, \*args and a\_b") == "# of files, *args and a_b"
     assert plain(r"Use `C:\path\*` as is.") == r"Use `C:\path\*` as is."
+
+
+def test_a_word_opening_with_punctuation_keeps_the_space_before_it() -> None:
+    assert plain("lines that say see :param: and :return: here .") == (
+        "lines that say see :param: and :return: here."
+    )
+    assert plain("Create it in the .venv folder , then") == "Create it in the .venv folder, then"
