@@ -19,6 +19,10 @@ def _sdist(path: Path, files: dict[str, str]) -> Path:
     return path
 
 
+def _files_in(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
 def test_a_corpus_limited_to_some_folders_extracts_only_those(tmp_path: Path) -> None:
     sdist = _sdist(
         tmp_path / "pkg-1.0.tar.gz",
@@ -39,7 +43,7 @@ def test_a_corpus_limited_to_some_folders_extracts_only_those(tmp_path: Path) ->
         only=("how-to/", "reference/fixtures.rst"),
     )
     folder = extract_docs(corpus, sdist, tmp_path / "cache")
-    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    found = _files_in(folder)
     assert found == ["how-to/fixtures.rst", "reference/fixtures.rst"]
 
 
@@ -54,5 +58,5 @@ def test_a_corpus_can_leave_out_some_files(tmp_path: Path) -> None:
     )
     corpus = Corpus("pkg", "1.0", "", docs="doc", suffixes=(".rst",), skip=("changes.rst",))
     folder = extract_docs(corpus, sdist, tmp_path / "cache")
-    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    found = _files_in(folder)
     assert found == ["api/changes.rst", "config.rst"]

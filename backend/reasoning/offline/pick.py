@@ -143,15 +143,24 @@ def denies(sentence: str, gone: bool = True) -> bool:
     )
 
 
-def _gone_named(sentence: str, names: list[str]) -> bool:
+def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
     """Does the sentence say that one of the question's code names is gone, naming it before
-    saying so ("`X` was removed in favor of `Y`" says nothing against `Y`)?"""
+    saying so ("`X` was removed in favor of `Y`" says nothing against `Y`)? With ``in_code``
+    (a setting the question assigns, `note = …`), named inside backticks ("The `[run] note`
+    setting has been deprecated.", not "Note that … was removed")."""
     text = plain(sentence)
     if _OPENS_WITH_CONDITION.match(text):
         return False
+
+    def named(before: str, name: str) -> bool:
+        if not in_code:
+            return names_code(before, name)
+        pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
+        return any(re.search(pattern, span) for span in re.findall(r"`([^`]+)`", before))
+
     for m in _GONE.finditer(text):
         before = text[: m.end()]
-        if not _CONDITION.search(text[: m.start()]) and any(names_code(before, n) for n in names):
+        if not _CONDITION.search(text[: m.start()]) and any(named(before, n) for n in names):
             return True
     return False
 
@@ -513,22 +522,6 @@ def assigned_names(question: str) -> list[str]:
     ]
 
 
-def _gone_in_code(sentence: str, names: list[str]) -> bool:
-    """Does the sentence say that a setting the question assigns is gone, naming it in code
-    first ("The `[run] note` setting has been deprecated.", not "Note that … was removed")?"""
-    text = sentence
-    if _OPENS_WITH_CONDITION.match(plain(text)):
-        return False
-    for m in _GONE.finditer(text):
-        before = text[: m.start()]
-        if _CONDITION.search(plain(before)):
-            continue
-        for span in re.findall(r"`([^`]+)`", before):
-            if any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", span) for n in names):
-                return True
-    return False
-
-
 def identifiers(question: str) -> list[str]:
     """Code names in the question: dotted (``click.progressbar``), with an underscore
     (``max_age``), PascalCase of code (``TestClient``) or in backticks."""
@@ -849,7 +842,7 @@ def _denial(
         if not passage.is_code and _gone_named(passage.quote, named):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
-        if assigned and not passage.is_code and _gone_in_code(passage.quote, assigned):
+        if assigned and not passage.is_code and _gone_named(passage.quote, assigned, True):
             return choice  # "I put `note = nightly build` under [run] …"
         if choice.coverage < DENIAL_COVERAGE:
             continue

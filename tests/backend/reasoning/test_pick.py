@@ -10,7 +10,7 @@ from backend.reasoning.offline.pick import (
     LIST_WINDOWS,
     WINDOW_PENALTY,
     Choice,
-    _gone_in_code,
+    _gone_named,
     _opposes,
     assigned_names,
     choose,
@@ -195,9 +195,9 @@ def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() ->
     assert assigned_names(question) == ["note"]
     assert assigned_names("Is `--fail-under=85` enough?") == ["--fail-under"]
     assert assigned_names("Is `https://example.org` or `std::vector` a setting?") == []
-    assert _gone_in_code("The `[run] note` setting has been deprecated.", ["note"])
+    assert _gone_named("The `[run] note` setting has been deprecated.", ["note"], in_code=True)
     # "Note that …" names no setting
-    assert not _gone_in_code("Note that support for Python 2 was removed in 6.0.", ["note"])
+    assert not _gone_named("Note that support for Python 2 was removed in 6.0.", ["note"], True)
 
 
 @pytest.mark.parametrize(
