@@ -47,6 +47,7 @@ from backend.reasoning.offline.question import (
     Asked,
     asking_part,
     holds_cue,
+    names_counted,
     names_wanted_type,
     needs_value,
 )
@@ -75,6 +76,7 @@ DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
 NEED_NOT_COVERAGE: Final = 0.45  # a premise's "has to" denied by "doesn't have to" …
 PREMISE_TERMS: Final = 3  # a stated premise this long is denied by a sentence holding most of it
 RARE_PAIR_TERMS: Final = 5  # two of the three rarest words name the subject in a question this long
+DENIAL_FAR: Final = 0.3  # a denial's similarity is within this of the nearest passage's
 WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (as 1 for a list question)
@@ -232,7 +234,9 @@ def coverage(
         s = stem(term.lower())
         weight = idf.get(s, idf[""]) * (0.5 if focus and term not in focus else 1.0)
         total += weight
-        if _holds(held, s) or _same_member(held, s):
+        if term.startswith("-"):  # a command-line flag, held only as written
+            got += weight if _shows_flag(text, term) else 0.0
+        elif _holds(held, s) or _same_member(held, s):
             got += weight
         elif _holds(in_title, s) or _same_member(in_title, s):
             got += 0.5 * weight
@@ -241,6 +245,11 @@ def coverage(
         elif any(_holds(held, a) for a in alternatives(s)):
             got += SYNONYM_WEIGHT * weight  # "throws … away" answered by "drops"
     return got / total if total else 0.0
+
+
+def _shows_flag(text: str, flag: str) -> bool:
+    """Does the text hold the command-line flag as a token ("`-h`", not "-hx" or "re-h")?"""
+    return re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text) is not None
 
 
 def _same_member(stems: frozenset[str], term: str) -> bool:
@@ -339,6 +348,11 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
             or (top.passage.is_code and _shows(top.passage, quoted))
         )
         and (top.cue or not needs_value(asked))
+        # (a chain's first link names the bridge, not what its second link counts)
+        and (
+            plan.kind == "multi_hop"
+            or names_counted(asked, f"{top.passage.section}\n{top.passage.quote}")
+        )
         # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
         # variable wins?") says where the asker is, not what the documents must know.
         and not unknown_names(asking_part(plan.query, phrases=False), sources)
@@ -854,6 +868,10 @@ def _denial(
             or stem(rarest.lower()) in held
             or any(names_code(about, n) for n in named)
         )
-        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and denies(passage.quote):
+        # … and near it in meaning: "work" (the rarest word of "How do I make -h work as
+        # well as --help?" among a few pages) in a sentence on what docopt does not support
+        # is not about it.
+        near = choice.similarity >= nearest - DENIAL_FAR
+        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and near and denies(passage.quote):
             return choice
     return None

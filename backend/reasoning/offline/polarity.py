@@ -125,8 +125,18 @@ AXIS_OF: Final[dict[str, tuple[str, int]]] = {
     for word in pair[side]
 }
 # Words that share a stem with a side but name a thing, not a change: "activity" and
-# "active" stem like "activate", and "T cell activity" says nothing about promoting it.
-_SAME_STEM_NOT_A_SIDE: Final = frozenset({"activity", "activities", "active"})
+# "active" stem like "activate", and "T cell activity" says nothing about promoting it;
+# "positional" stems like "positive" ("positional arguments" had been read as arguments
+# moving up), "presentation" like "present", "successive" like "success".
+_SAME_STEM_NOT_A_SIDE: Final = frozenset(
+    {
+        "activity", "activities", "active",
+        "position", "positions", "positional", "positionally", "positioned", "positioning",
+        "presentation", "presentations", "presenter", "presenters", "presented", "presents",
+        "presenting", "presently",
+        "successive", "successively",
+    }
+)  # fmt: skip
 
 
 def has_negation(sentence: str) -> bool:

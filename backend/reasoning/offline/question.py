@@ -26,7 +26,14 @@ from backend.reasoning.offline.synonyms import (
     about_default_setup,
     asks_about_default_setup,
 )
-from backend.reasoning.offline.text import key_terms, split_sentences, stem, word_set, words
+from backend.reasoning.offline.text import (
+    STOPWORDS,
+    key_terms,
+    split_sentences,
+    stem,
+    word_set,
+    words,
+)
 
 AnswerKind = Literal[
     "yes_no",
@@ -260,6 +267,9 @@ class Asked:
     release: bool = False
     # Literals the question quotes ("norway", `y = attr.ib()`): code that holds one shows it.
     quoted: tuple[str, ...] = ()
+    # "In which order …": the steps listed, or a sentence that states the order ("Hook
+    # implementations are called in LIFO registered order").
+    order: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -339,6 +349,9 @@ _ACTOR: Final = re.compile(
 )
 
 
+_FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;:?!)`\"'=]|$)")
+
+
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
@@ -352,6 +365,9 @@ def analyse(question: str) -> Asked:
     )
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     terms = key_terms(question.strip())  # the setting's words are still what an answer is about
+    # A command-line flag is a term as written ("make -h work as well as --help": "-h" is
+    # what the answer must show; "h" is no word).
+    terms += [f for f in dict.fromkeys(_FLAG.findall(question)) if f not in terms]
     if asks_about_default_setup(question) and DEFAULT_TERM not in terms:
         terms.append(DEFAULT_TERM)  # "I haven't configured it": the answer is the default
     counted = _COUNTED.search(q) if kind == "number" else None
@@ -378,6 +394,7 @@ def analyse(question: str) -> Asked:
         default_setup=asks_about_default_setup(question),
         release=kind == "date" and bool(_VERSION.search(q) or _RELEASE.search(q)),
         quoted=quoted_code(question),
+        order=kind == "list" and bool(_ORDER_ASKED.search(q)),
     )
 
 
@@ -505,6 +522,22 @@ def _counts(asked: Asked, passage: str) -> bool:
     return False
 
 
+def names_counted(asked: Asked, text: str) -> bool:
+    """Does the text name what a "how many" question counts ("worker threads": a thread or a
+    worker)? A sentence that never names it cannot say how many there are ("… loops through
+    the registered hookimpls and calls them in sequence" for "how many worker threads").
+    True when the question counts no named thing, or counts a unit ("how many seconds")."""
+    nouns = [
+        n
+        for n in asked.counted
+        if n not in STOPWORDS and len(n) > 2 and not _UNIT.match(n) and not n.isdigit()
+    ]
+    if not nouns:
+        return True
+    seen = {stem(w)[:5] for w in words(text)}
+    return any(stem(n)[:5] in seen for n in nouns)
+
+
 def enumerates(text: str) -> bool:
     """Does a sentence list items inline: three or more parts split by commas, semicolons,
     "and" or "or", at least two of them short ("Bash (version 4.4 and up), Zsh, and Fish";
@@ -516,6 +549,17 @@ def enumerates(text: str) -> bool:
         if len(parts) >= 3 and len(short) >= 2:
             return True
     return False
+
+
+_ORDER_ASKED: Final = re.compile(r"\bin (?:which|what) order\b|\bwhat order\b", re.I)
+# A sentence that states an order: "in LIFO registered order", "in the order they were
+# added", "in reverse order", "are called first".
+_ORDER_STATED: Final = re.compile(
+    r"\b(?:LIFO|FIFO|last[- ]in[- ]first[- ]out|first[- ]in[- ]first[- ]out)\b"
+    r"|\bin\s+(?:the\s+)?(?:[\w-]+\s+){0,2}order\b(?!\s+to\b)"
+    r"|\b(?:called|run|executed|invoked|applied|processed)\s+(?:first|last)\b",
+    re.I,
+)
 
 
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
@@ -536,6 +580,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if asked.release:  # "in July 2018 we came up with `attr.define`" names no release
         return _names_release(passage, asked.terms)
     if asked.kind == "list" and enumerates(passage):
+        return True
+    if asked.order and _ORDER_STATED.search(passage):
         return True
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
     cue = _CUES.get(kind)

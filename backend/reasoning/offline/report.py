@@ -34,6 +34,14 @@ from marsa_common.text import MIN_QUOTE_WORDS
 
 MAX_CITES_PER_CLAIM: Final = 4
 UNCONFIRMED: Final = "(not independently confirmed)"
+# When most findings rest on one source (a documentation folder, where one author wrote every
+# page), one line says so instead of a mark on nearly every finding. A line cites a second
+# source only where that source says the same in its own sentence, so the markers show what
+# is confirmed.
+ONE_SOURCE_NOTE: Final = (
+    "_Each finding below is quoted from the source it cites; where a line cites one source, "
+    "no other source found says the same._"
+)
 NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
 
@@ -158,10 +166,16 @@ def write(
     sections = _sections(plan, findings)
     if sections:
         lines += ["## Key findings", ""]
+        mostly_alone = _mostly_unconfirmed(findings, by_claim)
+        if mostly_alone:
+            lines += [ONE_SOURCE_NOTE, ""]
         for heading, members in sections:
             if len(sections) > 1:
                 lines += [f"### {heading}", ""]
-            lines += [_claim_line(c, by_claim.get(c.id), registry) for c in members]
+            lines += [
+                _claim_line(c, by_claim.get(c.id), registry, one_source_note=mostly_alone)
+                for c in members
+            ]
             lines.append("")
     if disputed:
         lines += ["## Where the sources disagree", ""]
@@ -179,6 +193,16 @@ def write(
         answer_found=answer.found,
         answer_basis={"asked": analyse(plan.query).kind, **answer.basis},
     )
+
+
+def _unconfirmed(verdict: Verdict | None) -> bool:
+    return verdict is None or verdict.verdict == "unverifiable"
+
+
+def _mostly_unconfirmed(findings: list[Claim], verdicts: dict[str, Verdict]) -> bool:
+    """Do more than half of at least three findings rest on their own source alone?"""
+    alone = sum(_unconfirmed(verdicts.get(c.id)) for c in findings)
+    return len(findings) >= 3 and 2 * alone > len(findings)
 
 
 def _verdict_is(verdicts: dict[str, Verdict], claim: Claim, label: str) -> bool:
@@ -262,7 +286,11 @@ def inline(text: str) -> str:
     return plain(text)
 
 
-def _claim_line(claim: Claim, verdict: Verdict | None, registry: _Citations) -> str:
+def _claim_line(
+    claim: Claim, verdict: Verdict | None, registry: _Citations, one_source_note: bool = False
+) -> str:
+    """A finding as a list line; one that no other source confirms is marked, unless the
+    one-source note above the findings says it for all of them."""
     cited = registry.for_claim(claim, verdict)
     markers = "".join(cited) + registry.statuses(cited)
     if verdict is not None and verdict.verdict == "contradicted":
@@ -272,7 +300,7 @@ def _claim_line(claim: Claim, verdict: Verdict | None, registry: _Citations) -> 
         )
         line = f"- **Contested:** {inline(claim.text)} {markers}"
         return f"{line} Contradicted by: {rebuttal}" if rebuttal else line
-    if verdict is None or verdict.verdict == "unverifiable":
+    if _unconfirmed(verdict) and not one_source_note:
         return f"- {inline(claim.text)} {markers} {UNCONFIRMED}"
     return f"- {inline(claim.text)} {markers}"
 

@@ -55,6 +55,7 @@ _GROUPS: Final = (
     "boolean bool",
     "dictionary dict",
     "stage phase",
+    "nest nested inside embed",  # "one group inside another" / "chain commands nested"
     "made consist compose comprise",  # "what is X made of" / "it consists of three parts"
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}

@@ -24,7 +24,7 @@ before being below between both but by can can't cannot could couldn't did didn'
 doesn't doing don't down during each either few for from further had hadn't has hasn't have
 haven't having he he'd he'll he's her here here's hers herself him himself his how how's i
 i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my
-myself neither no nor not of off on once only or other ought our ours ourselves out over own
+myself neither no nor not of off on once only or other another ought our ours ourselves out over own
 same shan't she she'd she'll she's should shouldn't so some such than that that's the their
 theirs them themselves then there there's these they they'd they'll they're they've this
 those through to too under until up very was wasn't we we'd we'll we're we've were weren't
@@ -200,11 +200,15 @@ def overlap(terms: list[str] | frozenset[str], text: str) -> float:
     return hits / len(terms)
 
 
+_AS_WELL: Final = re.compile(r"\bas well(?:\s+as)?\b", re.I)
+
+
 def key_terms(question: str, exclude: list[str] | None = None) -> list[str]:
     """The words a search for ``question`` needs: content words minus question and
     comparison words (and minus the words of ``exclude``), de-duplicated, in order."""
     excluded = {w.removesuffix("'s") for phrase in exclude or [] for w in words(phrase)}
     terms: list[str] = []
+    question = _AS_WELL.sub(" ", question)  # "make -h work as well as --help": no "well"
     for word in content_words(question):
         word = word.removesuffix("'s")
         if word in QUESTION_WORDS or word in COMPARATIVE_WORDS or word in excluded:

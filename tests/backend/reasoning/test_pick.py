@@ -895,3 +895,65 @@ def test_a_premise_is_opposed_by_the_opposite_done_to_the_same_thing(
     stated: str, sentence: str, opposed: bool
 ) -> None:
     assert _opposes(stated, sentence) is opposed
+
+
+def test_a_command_line_flag_is_held_only_as_written() -> None:
+    assert coverage(["-h"], "It changes the parameters to `-h` and `--help`.", "", {"": 1.0}) == 1.0
+    assert coverage(["-h"], "Press h for help, or pass --help-all.", "", {"": 1.0}) == 0.0
+    assert coverage(["--help"], "Pass `--help-all` to see more.", "", {"": 1.0}) == 0.0
+
+
+HELP_PAGES = (
+    "By default it's called `--help`, but this can be changed. This example changes the "
+    "default parameters to `-h` and `--help` instead of just `--help`:\n\n"
+    "```python\nCONTEXT_SETTINGS = dict(help_option_names=['-h', '--help'])\n\n"
+    "@click.command(context_settings=CONTEXT_SETTINGS)\ndef cli():\n    pass\n```"
+)
+WHY_CLICK = (
+    "Docopt, and many tools like it, are cool in how they work, but very few of these tools "
+    "deal with nesting of commands. Docopt acts by parsing your help pages. While docopt does "
+    "support dispatching to subcommands, it does not directly support any kind of automatic "
+    "subcommand enumeration or make subcommands work in a consistent way.\n\n"
+    "The upside of docopt is that it gives you strong control over your help page; the "
+    "downside is that it cannot rewrap your output for the current terminal width, and it "
+    "makes translations hard."
+)
+
+
+async def test_the_flags_a_question_names_find_the_passage_that_shows_them(
+    engine: OfflineEngine,
+) -> None:
+    # Click 8.1.7: the question's words ("make", "work", "help", "commands") were all in the
+    # page on docopt, which also "does not support" something: it had been read as a denial.
+    pick = await _pick(
+        engine,
+        "How do I make -h work as well as --help for my commands?",
+        [source("S1", "Documenting Scripts", HELP_PAGES), source("S2", "Why Click?", WHY_CLICK)],
+    )
+    assert pick.denial is None
+    assert pick.found and pick.best is not None
+    assert "help_option_names" in pick.best.passage.text
+
+
+CHAINING = (
+    "All you have to do is to pass `chain=True` to your multicommand. When using multi "
+    "command chaining you can only have one command (the last) use `nargs=-1` on an "
+    "argument.\n\nNote: It is currently not possible for chain commands to be nested. This "
+    "will be fixed in future versions of Click.\n\n"
+    "The handling of subcommands happens one after another so the exact subcommands are not "
+    "yet available when the callback fires."
+)
+
+
+async def test_one_group_inside_another_is_denied_by_nesting_being_impossible(
+    engine: OfflineEngine,
+) -> None:
+    # "another" is no word of the subject (it had made "one after another … not yet
+    # available" the denial); "inside" and "nested" say the same.
+    pick = await _pick(
+        engine,
+        "How do I put one chained group inside another chained group?",
+        [source("S1", "Commands and Groups", CHAINING)],
+    )
+    assert pick.denial is not None
+    assert "not possible for chain commands to be nested" in pick.denial.passage.text

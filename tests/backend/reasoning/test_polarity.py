@@ -29,3 +29,10 @@ def test_underestimate_is_the_opposite_side_of_overestimate() -> None:
 def test_independent_is_the_opposite_side_of_dependent() -> None:
     assert polarity("Growth is dependent on insulin.") == {"dependent/independent": {0}}
     assert polarity("Growth is independent of insulin.") == {"dependent/independent": {1}}
+
+
+def test_a_position_or_a_presentation_takes_no_side() -> None:
+    # They stem like "positive" and "present".
+    assert polarity("Pass positional arguments in this position.") == {}
+    assert polarity("The presentation was presented by the presenter.") == {}
+    assert polarity("The result was positive.") == {"positive/negative": {0}}

@@ -8,6 +8,7 @@ from backend.reasoning.offline.question import (
     analyse,
     asking_part,
     holds_cue,
+    names_counted,
     names_wanted_type,
     needs_value,
 )
@@ -450,3 +451,31 @@ def test_what_the_software_will_do_is_no_instruction() -> None:
     assert not holds_cue(asked, said)
     assert holds_cue(asked, "Add the raw value to `REQUEST_URI` yourself.")
     assert holds_cue(asked, "A shortcut is to pass a dict to `json` instead of using `data`.")
+
+
+def test_an_order_question_is_answered_by_a_sentence_stating_the_order() -> None:
+    # pluggy's docs: the order is one sentence, not a list.
+    asked = analyse(
+        "When several plugins implement the same hook, in which order does it call them?"
+    )
+    assert asked.kind == "list" and asked.order
+    assert holds_cue(asked, "Hook implementations are called in LIFO registered order.")
+    assert holds_cue(asked, "Middleware runs in the order it was added.")
+    assert not holds_cue(asked, "In order to detect hooks, they must be decorated.")
+    other = analyse("Which shells are supported?")
+    assert not other.order
+    assert not holds_cue(other, "Hook implementations are called in LIFO registered order.")
+
+
+def test_how_many_needs_a_sentence_that_names_what_is_counted() -> None:
+    asked = analyse("How many worker threads does pluggy use to run hooks in parallel?")
+    assert not names_counted(asked, "The hook caller loops through the `1:N` hookimpls in turn.")
+    assert names_counted(asked, "Hooks run in a pool of 4 threads.")
+    # A unit is no named thing: "30s" may answer "how many seconds".
+    assert names_counted(analyse("After how many seconds does it time out?"), "Waits 30s.")
+
+
+def test_flags_are_terms_as_written_and_as_well_as_is_no_term() -> None:
+    terms = analyse("How do I make -h work as well as --help for my commands?").terms
+    assert "-h" in terms and "--help" in terms
+    assert "well" not in terms

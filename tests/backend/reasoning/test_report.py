@@ -9,6 +9,7 @@ import pytest
 
 from backend.reasoning.models import Plan, Report, Source
 from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.report import ONE_SOURCE_NOTE
 from backend.reasoning.offline.text import split_sentences
 from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
 
@@ -23,9 +24,14 @@ async def _run(engine: OfflineEngine, question: str, sources: list[Source]) -> t
 
 
 def _body(markdown: str) -> list[str]:
-    """The lines between the answer heading and the sources list, headings excluded."""
+    """The lines between the answer heading and the sources list, headings and the report's
+    own note on single-source findings excluded."""
     body = markdown.split("## Sources")[0]
-    return [ln for ln in body.splitlines() if ln.strip() and not ln.startswith("#")]
+    return [
+        ln
+        for ln in body.splitlines()
+        if ln.strip() and not ln.startswith("#") and ln != ONE_SOURCE_NOTE
+    ]
 
 
 def _sentences(line: str) -> list[str]:
@@ -129,6 +135,25 @@ async def test_a_claim_nobody_else_confirms_is_marked(engine: OfflineEngine) -> 
     assert report.answer == (
         "Canberra is the capital city of Australia. [1] (not independently confirmed)"
     )
+
+
+async def test_findings_resting_on_one_source_get_one_note_not_a_mark_each(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "Canberra is the capital city of Australia. Canberra was founded in 1913 as a planned "
+        "city. Canberra hosts the Parliament of Australia and the High Court. Canberra lies "
+        "between Sydney and Melbourne in the Australian Capital Territory. Canberra has about "
+        "450,000 residents according to the census."
+    )
+    _, report = await _run(engine, "What is the capital of Australia?", [source("S1", "C", text)])
+    findings = report.markdown.split("## Key findings")[1].split("## Sources")[0]
+    items = [ln for ln in findings.splitlines() if ln.startswith("- ")]
+    assert len(items) >= 3
+    assert "(not independently confirmed)" not in findings
+    assert findings.strip().splitlines()[0] == ONE_SOURCE_NOTE
+    # The answer itself still says it rests on one source.
+    assert report.answer.endswith("(not independently confirmed)")
 
 
 async def test_a_yes_no_comparison_answers_yes_as_a_heuristic(engine: OfflineEngine) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from backend.reasoning.models import Claim, Source, Verdict
 from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.verify import stance
 from tests.backend.reasoning.corpus import source
 
 
@@ -564,3 +565,13 @@ def test_without_narrows_who_is_meant_and_does_not_negate_the_statement() -> Non
     assert stance(claim, other, 0.75)[0] != "contradicts"
     negated = "The proxy does not cache responses for clients with cookies."
     assert stance(claim, negated, 0.75)[0] == "contradicts"
+
+
+def test_positional_arguments_are_not_arguments_moving_up() -> None:
+    # "positional" stems like "positive"; Click 8.1.7's docs had this pair shown as a conflict.
+    label, _ = stance(
+        "Options in click are distinct from positional arguments.",
+        "options are fully documented in the help page, arguments are not",
+        0.6,
+    )
+    assert label == "neutral"
