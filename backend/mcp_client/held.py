@@ -45,7 +45,12 @@ def leaf_error(error: BaseException) -> BaseException:
 
 
 def _start_failure(error: BaseException) -> str:
-    if isinstance(error, McpError) and error.error.code == CONNECTION_CLOSED:
+    # A process that exits at once shows as a closed connection, or, when the client writes
+    # to its pipe first (a race that load decides), as a broken stream or pipe.
+    closed = (anyio.BrokenResourceError, anyio.ClosedResourceError, BrokenPipeError)
+    if (isinstance(error, McpError) and error.error.code == CONNECTION_CLOSED) or isinstance(
+        error, closed
+    ):
         return "the server closed the connection before the MCP handshake finished (see its stderr)"
     if isinstance(error, httpx.HTTPStatusError) and error.response.status_code == 401:
         return (

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp.types import Tool, ToolAnnotations
 from pydantic import SecretStr
@@ -29,6 +30,7 @@ from backend.mcp_client import (
     ToolCallError,
     ToolTimeout,
 )
+from backend.mcp_client.held import _start_failure
 from backend.mcp_client.models import ToolInfo, tool_info
 from tests.fakes.tavily_api import FakeTavily
 from tests.helpers import REPO_ROOT, free_port, running_process
@@ -365,3 +367,14 @@ def test_tool_hints_say_which_tools_declare_writes() -> None:
     assert info(readOnlyHint=False).declares_writes
     assert info(destructiveHint=True).declares_writes
     assert not info().declares_writes and not info(readOnlyHint=True).declares_writes
+
+
+@pytest.mark.parametrize(
+    "error", [anyio.BrokenResourceError(), anyio.ClosedResourceError(), BrokenPipeError()]
+)
+def test_a_server_gone_before_the_handshake_is_named_so_however_the_pipe_broke(
+    error: BaseException,
+) -> None:
+    # A process that exits at once: which of these the client meets first depends on load
+    # (CI once saw "could not start: BrokenResourceError: " with nothing after it).
+    assert "before the MCP handshake" in _start_failure(error)
