@@ -118,6 +118,22 @@ CORPORA = {
         sha256="846ea64c97afe3bc677b761787993be4991810ecc7a4a937816dd6bddedc4875",
         docs="docs",
     ),
+    "nox": Corpus(
+        package="nox",
+        version="2024.10.9",  # reStructuredText with one Markdown page; the change log left out
+        sha256="7aa9dc8d1c27e9f45ab046ffd1c3b2c4f7c91755304769df231308849ebded95",
+        docs="docs",
+        suffixes=(".rst", ".md"),
+        skip=("CHANGELOG.md",),
+    ),
+    "urllib3": Corpus(
+        package="urllib3",
+        version="2.3.0",  # reStructuredText; reference/ is mostly autodoc directives
+        sha256="f8c5449b3cf0861679ce7e0503c7b44b5ec981bec0d1d3795a07f1ba96f0204d",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=("changelog.rst",),
+    ),
     "hatch": Corpus(
         package="hatch",
         version="1.14.1",  # MkDocs Material Markdown (admonitions, tabs), 72 files in subfolders

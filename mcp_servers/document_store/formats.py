@@ -144,6 +144,8 @@ SETTING_DIRECTIVES = re.compile(
 )
 # Sphinx directives shown by their body alone, or with a label a reader knows.
 TRANSPARENT_DIRECTIVES = {"only", "ifconfig", "tabs", "tab-set", "container"}
+# One tab of sphinx-tabs or sphinx-design: its title says what the body is for.
+TAB_DIRECTIVES = {"tab", "group-tab", "tab-item"}
 DIRECTIVE_LABELS = {
     "versionadded": "New in version {}",
     "versionchanged": "Changed in version {}",
@@ -562,6 +564,13 @@ def _unknown_directive(message: Any) -> str:
         return autodoc_text(directive.args, directive.body())
     if CODE_DIRECTIVES.match(name):
         return f"```\n{source}\n```" if source.strip() else ""
+    if name == "code-tab":  # sphinx-tabs: ".. code-tab:: console Environment variables"
+        label = directive.args.strip().partition(" ")[2].strip()
+        code = f"```\n{source}\n```" if source.strip() else ""
+        return f"{label}:\n\n{code}" if label and code else code
+    if name in TAB_DIRECTIVES:  # a tab's title leads its body
+        body, label = directive.body(), directive.args.strip()
+        return f"{label}:\n\n{body}" if label and body else body
     if name in TRANSPARENT_DIRECTIVES:
         return directive.body()
     if SETTING_DIRECTIVES.match(name):

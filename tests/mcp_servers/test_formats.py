@@ -297,6 +297,38 @@ def test_rst_extension_code_directives_stay_code_and_settings_leave_nothing() ->
     assert "Options are added with a decorator." in doc.content
 
 
+SPHINX_TABS = b"""Sessions
+========
+
+You can choose to run a particular set of them using ``--session``:
+
+.. tabs::
+
+   .. code-tab:: console CLI options
+
+         nox --session tests
+
+   .. code-tab:: console Environment variables
+
+         NOXSESSION=tests nox
+
+   .. tab:: Windows
+
+      Use ``py -m nox`` instead.
+
+Nox runs these sessions in order.
+"""
+
+
+def test_sphinx_tabs_show_each_tab_s_title_before_its_code_or_text() -> None:
+    # nox's docs: the environment variable was read as prose after "Code-tab console".
+    (doc,) = load_bytes(SPHINX_TABS, "usage.rst")
+    assert "CLI options:\n\n```\nnox --session tests\n```" in doc.content
+    assert "Environment variables:\n\n```\nNOXSESSION=tests nox\n```" in doc.content
+    assert "Windows:\n\nUse `py -m nox` instead." in doc.content
+    assert "Code-tab" not in doc.content
+
+
 def test_rst_field_list_gives_date_and_status() -> None:
     (doc,) = load_bytes(RST, "tides.rst")
     assert doc.published_date == "2024-03-05"

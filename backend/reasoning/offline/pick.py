@@ -21,7 +21,9 @@ follow-up hop, against that hop's search:
 text mentions ("Kerberos" in docs that never say it), its answer is a value (a number, a
 date, a default) the passage does not hold, or the passage is far from it both in words
 (coverage under :data:`MIN_COVERAGE`) and in meaning (similarity under
-:data:`CLOSE_SIMILARITY`). **A denied premise**: when a sentence holding the question's rarest
+:data:`CLOSE_SIMILARITY`), or holds almost none of its words however close in meaning
+(coverage under :data:`MIN_CLOSE_COVERAGE`). A "how many" question needs a passage naming
+what it counts. **A denied premise**: when a sentence holding the question's rarest
 word says the thing asked about is not supported, was removed ("Remove `X`" in a changelog),
 is deprecated or does not exist, and the question did not itself ask "whether" or about the
 change, the premise is denied and the answer says so. A sentence saying so in other words
@@ -69,6 +71,10 @@ from backend.reasoning.offline.text import (
 
 MIN_COVERAGE: Final = 0.25
 CLOSE_SIMILARITY: Final = 0.6
+# … but a passage close in meaning that holds almost none of the question's words is about
+# the same tool, not the same thing: "abort as soon as the first session fails" for "How do
+# I give session.run a timeout so nox kills the command …?" (0.09 of its words, cosine 0.71).
+MIN_CLOSE_COVERAGE: Final = 0.12
 DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
@@ -164,7 +170,17 @@ def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
         before = text[: m.end()]
         if not _CONDITION.search(text[: m.start()]) and any(named(before, n) for n in names):
             return True
-    return False
+    # A change log's line: "Removed the `urllib3.contrib.ntlmpool` module." (what follows the
+    # verb up to "in favor of" or a clause's end is what is gone)
+    opening = _REMOVED_OPENING.match(text)
+    return opening is not None and any(named(opening.group("gone"), n) for n in names)
+
+
+_REMOVED_OPENING: Final = re.compile(
+    r"^\W*(?:removed|dropped|deleted|deprecated)\b(?P<gone>.*?)"
+    r"(?=\bin\s+favou?r\s+of\b|\binstead\b|\buse\b|[,;:(]|$)",
+    re.I,
+)
 
 
 _ASKS_ABOUT_CHANGE: Final = re.compile(
@@ -344,7 +360,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     found = (
         (
             top.coverage >= MIN_COVERAGE
-            or top.similarity >= CLOSE_SIMILARITY
+            or (top.similarity >= CLOSE_SIMILARITY and top.coverage >= MIN_CLOSE_COVERAGE)
             or (top.passage.is_code and _shows(top.passage, quoted))
         )
         and (top.cue or not needs_value(asked))

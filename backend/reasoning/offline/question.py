@@ -61,13 +61,21 @@ _WHY: Final = re.compile(
 _PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
 # "How deep …?", "how many …?": a measure, asked for as a number.
 _MEASURES: Final = "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small"
+_TYPE_IT: Final = (
+    r"|^\W*what (?:(?:command|commands|exactly)\s+)?(?:do|should|can|would) (?:i|we|you) "
+    r"(?:type|run|enter)\b"
+)
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"
     + _MEASURES
     + r")\b)|what happens|in what way|what steps|walk me through)\b"
     r"|\bhow (?:do|can|should) (?:i|you|we)\b"
     # "Where do I put the super().__init__() call?": the place in one's own code is a step
-    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b",
+    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) "
+    + _PLACING
+    + r"\b"
+    # "What do I type?", "what command do I run?": the command is the step
+    + _TYPE_IT,
     re.I,
 )
 _LIST: Final = re.compile(
@@ -135,7 +143,7 @@ _HOW_TO: Final = re.compile(
     r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b|\bwhat steps\b"
     r"|\bwalk me through\b|\bhow (?:can|could|should|must)\b"  # "how can a test see …"
     r"|^\W*how\W*$"  # "I'd like validation skipped inside one block. How?"
-    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b",
+    r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b" + _TYPE_IT,
     re.I,
 )
 _COMPARISON: Final = re.compile(

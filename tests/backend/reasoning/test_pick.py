@@ -8,6 +8,7 @@ from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.pick import (
     LIST_WINDOWS,
+    MIN_CLOSE_COVERAGE,
     WINDOW_PENALTY,
     Choice,
     _gone_named,
@@ -957,3 +958,36 @@ async def test_one_group_inside_another_is_denied_by_nesting_being_impossible(
     )
     assert pick.denial is not None
     assert "not possible for chain commands to be nested" in pick.denial.passage.text
+
+
+def test_a_change_log_line_opening_with_removed_denies_the_named_module() -> None:
+    named = ["urllib3.contrib.ntlmpool"]
+    assert _gone_named("Removed the `urllib3.contrib.ntlmpool` module.", named)
+    # What replaces the removed thing is not gone.
+    assert not _gone_named(
+        "Removed `NTLMConnectionPool` in favor of `urllib3.contrib.ntlmpool`.", named
+    )
+    assert not _gone_named("Deprecated `x`; use `urllib3.contrib.ntlmpool` instead.", named)
+
+
+NOX_USAGE = (
+    "You can use `--stop-on-first-error` to make Nox abort as soon as the first session "
+    "fails.\n\nYou can use `--error-on-external-run` to make Nox fail the session if it uses "
+    "any external program without passing `external=True` into `session.run`.\n\n"
+    "By default, Nox will only show output of commands that fail."
+)
+
+
+async def test_a_close_passage_holding_almost_none_of_the_words_does_not_answer(
+    engine: OfflineEngine,
+) -> None:
+    # nox's docs say nothing of a timeout; "abort as soon as the first session fails" is
+    # near the question in meaning but holds almost none of its words.
+    pick = await _pick(
+        engine,
+        "One of our integration sessions sometimes hangs forever on CI. How do I give "
+        "session.run a timeout so nox kills the command after, say, ten minutes?",
+        [source("S1", "Command-line usage", NOX_USAGE)],
+    )
+    assert pick.best is not None and pick.best.coverage < MIN_CLOSE_COVERAGE
+    assert not pick.found

@@ -479,3 +479,15 @@ def test_flags_are_terms_as_written_and_as_well_as_is_no_term() -> None:
     terms = analyse("How do I make -h work as well as --help for my commands?").terms
     assert "-h" in terms and "--help" in terms
     assert "well" not in terms
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I only want the 3.12 runs without editing the noxfile. What do I type?",
+        "What command do I run to rebuild the docs?",
+    ],
+)
+def test_what_do_i_type_asks_for_the_step(question: str) -> None:
+    asked = analyse(question)
+    assert asked.kind == "how" and asked.how_to
