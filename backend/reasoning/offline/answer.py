@@ -595,10 +595,19 @@ def _yes_or_no(question: str, choice: Choice) -> str:
         and any(says_gone(t) for t in choice.passage.sentences)
     ):
         return "No:"  # "Is that still the way to do it?" / "Passing "self" is deprecated."
-    return "No:" if has_negation(passage) != has_negation(asked) else "Yes:"
+    return "No:" if _denies(passage) != _denies(asked) else "Yes:"
 
 
 _STILL: Final = re.compile(r"\bstill\b", re.I)
+# An aside does not deny what a sentence states: "(say to prepare an environment without
+# installing the package)", "… loads it without importing it". ("Without a config file" is
+# a "no config", and stays one.)
+_ASIDE: Final = re.compile(r"\([^()]*\)|\bwithout\s+\w+ing\b", re.I)
+
+
+def _denies(text: str) -> bool:
+    """Does the text say no to what it is about, asides apart?"""
+    return has_negation(_ASIDE.sub(" ", text))
 
 
 # "… X or Y?" in the asking clause; not "or not" ("Is it set or not?") nor a trailing "or?"

@@ -299,6 +299,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
     # An example that shows the very code the question quotes ("passes … like "norway"",
     # "`y = attr.ib()` … which exception?") shows what happens: it answers too.
     quoted = asked.quoted
+    env_var = {"environment", "variable"} <= set(asked.wants)
     candidates = [
         p
         for s in sources
@@ -307,6 +308,9 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         or not p.is_code
         or (defaults and p.is_defaults)
         or (quoted and not p.is_defaults and _shows(p, quoted))
+        # "Which environment variable …": often named only in the code that sets it
+        # ("Environment variables: ``NOXSESSION=tests nox``")
+        or (env_var and not p.is_defaults and names_wanted_type(asked, p.quote, plan.query))
     ]
     if not candidates:
         return Pick(None, False)

@@ -182,7 +182,16 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"`[^`]+`|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+|\b[A-Z][A-Za-z]*[A-Z]\w*\b"
         r"|(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]+\b|\b\w+_\w+\b|\b\d{3}\b"
     ),
-    "place": re.compile(r"\b(?:in|at|from|near|based in)\s+(?:the\s+)?[A-Z]"),
+    # "in Paris"; in software a path or a folder ("stores virtualenvs in `./.nox`", "under
+    # `~/.cache`", "in the project's `.venv` directory")
+    "place": re.compile(
+        r"\b(?:in|at|from|near|based in)\s+(?:the\s+)?[A-Z]"
+        r"|\b(?:in|into|at|under|below|inside|to)\s+(?:the\s+|a\s+|your\s+|its\s+)?"
+        r"(?:[\w'-]+\s+)?`?(?:~|\.{1,2})?/[\w./~-]*`?"
+        r"|\b(?:in|into|at|under|inside)\s+`[^`]*[/\\][^`]*`"
+        r"|\b(?:in|into|at|under|inside)\s+(?:the\s+|a\s+|your\s+|its\s+)?(?:[\w`./'-]+\s+){0,2}"
+        r"(?:directory|folder|path)\b"
+    ),
     "why": re.compile(
         r"\b(?:because|since|so that|in order to|to (?:avoid|prevent|ensure|allow|keep|make)|"
         r"due to|as a result|this means|the reason|which means|otherwise|so as to|"

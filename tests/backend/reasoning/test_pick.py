@@ -991,3 +991,29 @@ async def test_a_close_passage_holding_almost_none_of_the_words_does_not_answer(
     )
     assert pick.best is not None and pick.best.coverage < MIN_CLOSE_COVERAGE
     assert not pick.found
+
+
+COOKBOOK = (
+    "If you use a tool like `uv` to lock your dependencies, you can use that inside a nox "
+    "session. Here's an example:\n\n"
+    '```python\n@nox.session(venv_backend="uv")\ndef tests(session):\n'
+    '    session.run_install("uv", "sync", '
+    'env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location})\n```\n\n'
+    "Other useful flags might include `--frozen` (won't touch the lockfile)."
+)
+BACKENDS = (
+    "You can also set this option with the `NOX_DEFAULT_VENV_BACKEND` environment variable, "
+    "or in the Noxfile with `nox.options.default_venv_backend`."
+)
+
+
+async def test_an_environment_variable_named_only_in_code_can_answer(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "I run `uv sync` from inside a nox session. Which environment variable makes uv sync "
+        "into the session's virtualenv instead of the project's own .venv?",
+        [source("S1", "Cookbook", COOKBOOK), source("S2", "Usage", BACKENDS)],
+    )
+    assert pick.best is not None and "UV_PROJECT_ENVIRONMENT" in pick.best.passage.text

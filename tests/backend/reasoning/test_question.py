@@ -491,3 +491,12 @@ def test_flags_are_terms_as_written_and_as_well_as_is_no_term() -> None:
 def test_what_do_i_type_asks_for_the_step(question: str) -> None:
     asked = analyse(question)
     assert asked.kind == "how" and asked.how_to
+
+
+def test_where_is_answered_by_a_path_or_a_folder() -> None:
+    asked = analyse("Where does nox put its virtualenvs?")
+    assert asked.kind == "place"
+    assert holds_cue(asked, "Nox stores virtualenvs in `./.nox`, but `--envdir` changes it.")
+    assert holds_cue(asked, "The cache lives under ~/.cache/pip on Linux.")
+    assert holds_cue(asked, "Logs go into the `logs` directory.")
+    assert not holds_cue(asked, "Nox creates a virtualenv for every session.")

@@ -511,6 +511,15 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
         # "still" is answered "no" by a deprecation or removal, which has no "not" in it
         ("Is nesting by name still the way?", "Nesting by name is deprecated.", 0.9, "No:"),
         ("Is nesting by name still supported?", "Nesting by name is supported.", 0.9, "Yes:"),
+        # an aside says no to nothing the sentence states
+        (
+            "Is there a helper that loads a script's dependencies?",
+            "A helper loads the dependency list (to prepare an environment without installing "
+            "the package).",
+            0.9,
+            "Yes:",
+        ),
+        ("Does it run with no config?", "It runs without a config file.", 0.9, "Yes:"),
     ],
 )
 def test_a_yes_no_lead_only_where_yes_or_no_answers(
