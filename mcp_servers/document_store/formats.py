@@ -257,11 +257,13 @@ def _rst_blocks(
         elif isinstance(child, nodes.system_message):
             described = _object_description(child)
             if described is not None:
-                name, body = described
+                name, body, signature = described
                 if nested:  # inside a directive or a list: the name leads its description
                     yield autodoc_text(name, body)
                     continue
                 yield f"{'#' * min(depth + 1, 6)} `{name}`"
+                if signature:  # its parameters, as the built page shows them
+                    body = _signed(signature, body)
                 if body:
                     yield body
                 in_object = True
@@ -280,7 +282,8 @@ def _rst_blocks(
         elif isinstance(child, nodes.field_list):
             for item in child.children:
                 name, body = item.children[0], item.children[1]
-                yield labelled(_inline(name), list(_rst_blocks(body, depth, fields, True)))
+                label = field_label(_inline(name))
+                yield labelled(label, list(_rst_blocks(body, depth, fields, True)))
         elif isinstance(child, nodes.table):
             yield _table(child)
         elif isinstance(child, nodes.Admonition):
@@ -536,10 +539,34 @@ def _directive(message: Any) -> _Directive | None:
     )
 
 
-def _object_description(message: Any) -> tuple[str, str] | None:
+# Sphinx's info fields (":param str version:", ":raises InvalidName:", ":rtype:") as the
+# built page words them, not "param str version: …".
+_PARAM_FIELD = re.compile(
+    r"^(?:param|parameter|arg|argument|key|keyword)\s+(?:(?P<type>.+?)\s+)?(?P<name>[\w*]+)$"
+)
+_RAISES_FIELD = re.compile(r"^(?:raises|raise|except|exception)(?:\s+(?P<name>[\w.]+))?$")
+_FIELD_WORDS = {"returns": "Returns", "return": "Returns", "rtype": "Return type"}
+
+
+def field_label(name: str) -> str:
+    """A field's name as a reader of the built page sees it: "Parameter `version` (str)",
+    "Raises `InvalidName`", "Returns", "Return type"; other fields as written."""
+    plain = name.replace("`", "").strip()
+    if param := _PARAM_FIELD.match(plain):
+        kind = f" ({param.group('type')})" if param.group("type") else ""
+        return f"Parameter `{param.group('name')}`{kind}"
+    if raises := _RAISES_FIELD.match(plain):
+        return f"Raises `{raises.group('name')}`" if raises.group("name") else "Raises"
+    if plain.startswith("type ") and len(plain.split()) == 2:
+        return f"Type of `{plain.split()[1]}`"
+    return _FIELD_WORDS.get(plain, name)
+
+
+def _object_description(message: Any) -> tuple[str, str, str] | None:
     """An object description docutils does not know ("py:data:: SESSION_COOKIE_NAME" with its
-    description): the object's name and the description as Markdown; None for any other
-    message."""
+    description): the object's name, the description as Markdown and its signature when it
+    has parameters ("canonicalize_version(version, strip_trailing_zero=True)", else '');
+    None for any other message."""
     directive = _directive(message)
     if (
         directive is None
@@ -547,7 +574,23 @@ def _object_description(message: Any) -> tuple[str, str] | None:
         or not OBJECT_DIRECTIVE.match(directive.name)
     ):
         return None
-    return directive.object_name, directive.body()
+    args = re.sub(r"\\(.)", r"\1", " ".join(directive.args.split()))  # "cycler(\*items)"
+    inner = args.partition("(")[2].rpartition(")")[0].strip()
+    signature = args if inner and inner not in ("...", "…") else ""
+    return directive.object_name, directive.body(), signature
+
+
+def _signed(signature: str, body: str) -> str:
+    """The signature in code before the description's first sentence ("`f(a, b=1)`: Does
+    …"), or on a line of its own before a block; a keyword a reader looks for
+    (`strip_trailing_zero`) is then in the text."""
+    code = f"`{signature}`"
+    body = body.strip()
+    if not body:
+        return code
+    if body.startswith(("```", "- ", "* ", "|", "#")):
+        return f"{code}\n\n{body}"
+    return f"{code}: {body}"
 
 
 def _unknown_directive(message: Any) -> str:

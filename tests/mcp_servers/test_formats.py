@@ -210,8 +210,42 @@ SPHINX_CLASSES = b"""Globals
 def test_a_sphinx_class_directive_is_an_object_named_by_its_class() -> None:
     # Not docutils' "class" directive, which would take the name for a style and drop it.
     (doc,) = load_bytes(SPHINX_CLASSES, "globals.rst")
-    assert "## `cycler`\n\nCycle through values." in doc.content
+    assert "## `cycler`\n\n`cycler(*items)`: Cycle through values." in doc.content
+    # a placeholder for the parameters shows no signature
     assert "## `namespace`\n\nCreates a new container" in doc.content
+
+
+PACKAGING_UTILS = b"""Utilities
+=========
+
+.. function:: canonicalize_version(version, strip_trailing_zero=True)
+
+    This function takes a string representing a package version, and returns the
+    normalized form of it. By default, it strips trailing zeros from the release segment.
+
+    :param str version: The version to normalize.
+    :raises InvalidVersion: If the version is not valid.
+    :returns: The normalized version.
+
+    .. doctest::
+
+        >>> from packaging.utils import canonicalize_version
+        >>> canonicalize_version('1.4.0.0.0')
+        '1.4'
+"""
+
+
+def test_an_object_keeps_its_signature_and_fields_read_as_the_built_page_shows_them() -> None:
+    # packaging 24.2's docs, read by a new user: `strip_trailing_zero` was nowhere in the
+    # store, and ":param str version:" read "param str version: …".
+    (doc,) = load_bytes(PACKAGING_UTILS, "utils.rst")
+    assert (
+        "## `canonicalize_version`\n\n`canonicalize_version(version, strip_trailing_zero=True)`"
+        ": This function takes" in doc.content
+    )
+    assert "Parameter `version` (str): The version to normalize." in doc.content
+    assert "Raises `InvalidVersion`: If the version is not valid." in doc.content
+    assert "Returns: The normalized version." in doc.content
 
 
 OBJECTS_LISTED = b"""Globals

@@ -330,14 +330,8 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
     if match is None:
         return None
     lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
-    if lines and lines[0].startswith(">>>"):  # a doctest: its code, not its printed output,
-        # but for the exception an input raises ("ValueError: Cannot convert value to bool")
-        lines = [
-            _PROMPT.sub("", ln, count=1).strip() if _PROMPT.match(ln) else ln
-            for ln in lines
-            if _PROMPT.match(ln) or _RAISED.match(ln)
-        ]
-        lines = [ln for ln in lines if ln]
+    if lines and lines[0].startswith(">>>"):
+        lines = _doctest_lines(lines)
     lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
     lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
     lines = _without_docstrings(lines)
@@ -376,6 +370,34 @@ _PROMPT: Final = re.compile(r"^(?:>>>|\.\.\.)(?:\s|$)")
 # A doctest's report of an exception: "ValueError: x must be at least 0.",
 # "attrs.exceptions.FrozenInstanceError: can't set attribute".
 _RAISED: Final = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)\b(?::|$)")
+
+
+MAX_OUTPUT_CHARS: Final = 60
+
+
+def _doctest_lines(lines: list[str]) -> list[str]:
+    """A doctest's code, each input with the first line it prints ("canonicalize_name(
+    "oslo.concurrency") → 'oslo-concurrency'", "v1 < v2 → True": the result is what the
+    example shows), and the exception an input raises on a line of its own ("ValueError:
+    Cannot convert value to bool")."""
+    out: list[str] = []
+    printed = True  # whether the last input already has its output
+    for line in lines:
+        if _PROMPT.match(line):
+            code = _PROMPT.sub("", line, count=1).strip()
+            if code:
+                out.append(code)
+                printed = code.startswith(("import ", "from ", "#"))
+        elif _RAISED.match(line):
+            out.append(line)
+            printed = True
+        elif line.startswith(("Traceback", 'File "')):
+            continue  # the exception's report follows
+        elif out and not printed:
+            shown = line if len(line) <= MAX_OUTPUT_CHARS else line[: MAX_OUTPUT_CHARS - 1] + "…"
+            out[-1] = f"{out[-1]} → {shown}"
+            printed = True
+    return out
 
 
 def _without_docstrings(lines: list[str]) -> list[str]:

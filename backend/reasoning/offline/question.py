@@ -75,7 +75,10 @@ _HOW: Final = re.compile(
     + _PLACING
     + r"\b"
     # "What do I type?", "what command do I run?": the command is the step
-    + _TYPE_IT,
+    + _TYPE_IT
+    # "When should I use sys_tags and when cpython_tags?": the circumstances, not a time
+    + r"|\bwhen (?:should|would|do|must|can|could) (?:i|we|you|one) (?:use|pick|choose|prefer|"
+    r"reach for)\b",
     re.I,
 )
 _LIST: Final = re.compile(

@@ -133,6 +133,25 @@ def test_a_doctest_block_shows_its_code_not_its_output() -> None:
     assert "Traceback" not in shown and ">>>" not in shown
 
 
+def test_a_doctest_input_shows_with_what_it_prints() -> None:
+    # packaging's docs: the example's point is its result ('oslo-concurrency', True).
+    text = (
+        "This function returns the normalized form of a name:\n\n"
+        "```\n"
+        ">>> from packaging.utils import canonicalize_name\n"
+        '>>> canonicalize_name("oslo.concurrency")\n'
+        "'oslo-concurrency'\n"
+        ">>> v1 < v2\n"
+        "True\n"
+        "```\n"
+    )
+    coded = [p for p in passages(source("S1", "Utilities", text)) if p.is_code]
+    assert coded
+    shown = coded[0].text
+    assert "`canonicalize_name(\"oslo.concurrency\") → 'oslo-concurrency'`" in shown
+    assert "`v1 < v2 → True`" in shown
+
+
 def test_the_default_setup_in_code_is_one_passage_with_every_line() -> None:
     [whole] = [p for p in passages(source("S1", "Getting started", DEFAULTS)) if p.is_defaults]
     assert whole.is_code and whole.quote in DEFAULTS

@@ -500,3 +500,15 @@ def test_where_is_answered_by_a_path_or_a_folder() -> None:
     assert holds_cue(asked, "The cache lives under ~/.cache/pip on Linux.")
     assert holds_cue(asked, "Logs go into the `logs` directory.")
     assert not holds_cue(asked, "Nox creates a virtualenv for every session.")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("In packaging.tags, when should I use sys_tags and when cpython_tags?", "how"),
+        ("When would I pick capfd over capsys?", "how"),
+        ("When was attrs 20.1.0 released?", "date"),
+    ],
+)
+def test_when_should_i_use_asks_for_the_circumstances_not_a_time(question: str, kind: str) -> None:
+    assert analyse(question).kind == kind
