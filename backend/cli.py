@@ -93,7 +93,11 @@ async def _search(query: str, n: int, mode: str, filters: dict[str, Any] | None)
     if filters:
         args["filters"] = filters
     async with MCPHub(docs_only(get_settings()), servers=["docs"]) as hub:
-        return dict((await hub.call("docs", "search_documents", args)).structured)
+        response = dict((await hub.call("docs", "search_documents", args)).structured)
+        if not response.get("results"):  # an empty store, or nothing matches?
+            listed = await hub.call("docs", "list_documents", {"limit": 1})
+            response["_stored"] = int(dict(listed.structured).get("total", 0))
+        return response
 
 
 @app.command()
@@ -119,11 +123,14 @@ def search(
     except ServerUnavailable as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc
+    stored = response.pop("_stored", None)
     if as_json:
         out.print_json(json.dumps(response))
         return
-    if not response["results"]:
-        out.print("no results (is anything ingested? try: marsa ingest docs/)")
+    if not response["results"] and stored == 0:
+        out.print("no results: the store is empty (try: marsa ingest docs/)")
+    elif not response["results"]:
+        out.print(f"no results in the {stored} document{'' if stored == 1 else 's'} stored")
     for rank, hit in enumerate(response["results"], start=1):
         where = f"{hit['source']}" + (f" › {hit['section']}" if hit["section"] else "")
         out.print(

@@ -114,6 +114,18 @@ def test_search_finds_an_ingested_document_through_the_mcp_server(
     assert any(json.loads(line)["tool"] == "search_documents" for line in logs)
 
 
+def test_search_with_no_hits_says_whether_the_store_is_empty(notes: Path, tmp_path: Path) -> None:
+    # A new user searched a store of 16 documents for a missing word and was told to ingest.
+    empty = marsa("search", "tides", "--mode", "keyword", data_dir=tmp_path / "empty")
+    assert empty.returncode == 0, empty.stderr
+    assert "the store is empty" in empty.stdout
+    marsa("ingest", str(notes / "tides.md"), data_dir=tmp_path / "data")
+    missing = marsa("search", "zeppelin", "--mode", "keyword", data_dir=tmp_path / "data")
+    assert missing.returncode == 0, missing.stderr
+    assert "no results in the 1 document stored" in missing.stdout
+    assert "ingest" not in missing.stdout
+
+
 def test_search_with_an_unknown_filter_prints_the_servers_message(tmp_path: Path) -> None:
     result = marsa("search", "x", "--filter", "colour=red", data_dir=tmp_path / "data")
     assert result.returncode == 2

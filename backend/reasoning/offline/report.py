@@ -222,7 +222,10 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
     part, compared thing or follow-up that found nothing."""
     lines = []
     if not answer.found:
-        lines.append(f"- {plan.query} The documents found do not answer it.")
+        # (as the answer says: only part of it when some part was found)
+        partly = any(part.found for part in answer.parts)
+        said = "answer only part of it" if partly else "do not answer it"
+        lines.append(f"- {plan.query} The documents found {said}.")
     covered = {c.sub_query_id for c in claims}
     for sq in plan.sub_queries:
         if sq.purpose in ("whole question", "asking part", "expanded") or sq.id in covered:

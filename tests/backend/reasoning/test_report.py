@@ -689,3 +689,16 @@ async def test_a_passage_two_parts_rank_first_is_shown_once(engine: OfflineEngin
     assert plan.kind == "multi_part"
     b950 = "enable its B950 check instead of using Flake8's E501"
     assert report.answer.count(b950) == 1, report.answer
+
+
+async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
+    from backend.reasoning.offline.answer import Answer
+    from backend.reasoning.offline.report import _not_covered
+
+    plan = await engine.plan("What is the default port, and how do I change it?", ["docs"])
+    part = Answer("The default port is 8000.", [], found=True)
+    missing = Answer("Nothing on changing it.", [], found=False)
+    partly = Answer("", [], found=False, parts=(part, missing))
+    assert _not_covered(plan, [], partly)[0].endswith("The documents found answer only part of it.")
+    nothing = Answer("", [], found=False)
+    assert _not_covered(plan, [], nothing)[0].endswith("The documents found do not answer it.")
