@@ -112,7 +112,13 @@ def autodoc_text(args: str, body: str) -> str:
     argument), its body's first paragraph on the same line ("`attrs.validators.max_len`:
     For example:" then the example), so neither is read without the other."""
     name = args.split()[0] if args.split() else ""
-    label, body = (f"`{name}`" if name else ""), body.strip()
+    return _code_led(name, body)
+
+
+def _code_led(code: str, body: str) -> str:
+    """``code`` (a name or a signature) as code before the body's first sentence ("`name`:
+    Does …"), or on a line of its own before a block."""
+    label, body = (f"`{code}`" if code else ""), body.strip()
     if not body or not label:
         return label or body
     if body.startswith(("```", "- ", "* ", "|", "#")):
@@ -262,8 +268,9 @@ def _rst_blocks(
                     yield autodoc_text(name, body)
                     continue
                 yield f"{'#' * min(depth + 1, 6)} `{name}`"
-                if signature:  # its parameters, as the built page shows them
-                    body = _signed(signature, body)
+                if signature:  # its parameters, as the built page shows them: a keyword a
+                    # reader looks for (`strip_trailing_zero`) is then in the text
+                    body = _code_led(signature, body)
                 if body:
                     yield body
                 in_object = True
@@ -578,19 +585,6 @@ def _object_description(message: Any) -> tuple[str, str, str] | None:
     inner = args.partition("(")[2].rpartition(")")[0].strip()
     signature = args if inner and inner not in ("...", "…") else ""
     return directive.object_name, directive.body(), signature
-
-
-def _signed(signature: str, body: str) -> str:
-    """The signature in code before the description's first sentence ("`f(a, b=1)`: Does
-    …"), or on a line of its own before a block; a keyword a reader looks for
-    (`strip_trailing_zero`) is then in the text."""
-    code = f"`{signature}`"
-    body = body.strip()
-    if not body:
-        return code
-    if body.startswith(("```", "- ", "* ", "|", "#")):
-        return f"{code}\n\n{body}"
-    return f"{code}: {body}"
 
 
 def _unknown_directive(message: Any) -> str:

@@ -267,7 +267,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
             verdict = verdicts.get(claim.id)
             cites = registry.for_claim(claim, verdict)
             line = f"{inline(claim.text)} {''.join(cites)}{registry.statuses(cites)}"
-            if verdict is None or verdict.verdict == "unverifiable":
+            if _unconfirmed(verdict):
                 line += f" {UNCONFIRMED}"
             parts.append(line)
         return " ".join(parts)
