@@ -134,6 +134,22 @@ CORPORA = {
         suffixes=(".rst",),
         skip=("changelog.rst",),
     ),
+    "werkzeug": Corpus(
+        package="werkzeug",
+        version="3.1.9",  # reStructuredText, much of it autodoc directives; the change log left out
+        sha256="55ca7c70a75689be937aa27f8ff4b018f06ff4838fc73045560bf0f5a1291060",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=("changes.rst",),
+    ),
+    "alembic": Corpus(
+        package="alembic",
+        version="1.20.1",  # reStructuredText under docs/build; the change log left out
+        sha256="83490def1f723413db5096591f7609ac52544805be93849170088ed04f5a2e0b",
+        docs="docs/build",
+        suffixes=(".rst",),
+        skip=("changelog.rst", "unreleased/"),
+    ),
     "hatch": Corpus(
         package="hatch",
         version="1.14.1",  # MkDocs Material Markdown (admonitions, tabs), 72 files in subfolders
