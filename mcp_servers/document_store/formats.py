@@ -91,7 +91,11 @@ def _strip_jsx(prose: str) -> str:
 # Roles Sphinx shows as code: a Python object, an option, a file name …
 CODE_ROLES = re.compile(
     r"^(?:py:)?(?:func|meth|class|attr|mod|obj|data|exc|const|any|type|envvar|option|"
-    r"program|command|code|literal|samp|file|kbd|makevar|regexp|token|keyword)$"
+    r"program|command|code|literal|samp|file|kbd|makevar|regexp|token|keyword|paramref)$"
+)
+# Roles naming a Python object, which Sphinx looks up from the end when written `.name`
+_OBJECT_ROLES = re.compile(
+    r"^(?:py:)?(?:func|meth|class|attr|mod|obj|data|exc|const|any|paramref)$"
 )
 _ROLE = re.compile(r"^:(?P<role>[\w:+.-]+):`(?P<text>.*)`$", re.DOTALL)
 _TITLED_TARGET = re.compile(r"^(?P<title>.+?)\s*<[^<>]+>$", re.DOTALL)
@@ -429,9 +433,15 @@ def role_text(source: str) -> str:
         return titled.group("title")
     if shown.startswith("~"):
         return shown.rpartition(".")[2]
-    if shown.startswith("/"):  # :doc:`/signer`: the document's own name ("The signer is …")
+    if "/" in shown and role and role.group("role") == "doc" or shown.startswith("/"):
+        # :doc:`/signer`, :doc:`../middleware/proxy_fix`: the document's own name ("The
+        # signer is …")
         return shown.rstrip("/").rpartition("/")[2]
-    return shown.lstrip("!")
+    shown = shown.lstrip("!")
+    if role and _OBJECT_ROLES.match(role.group("role").lower()) and re.match(r"\.\w", shown):
+        # :meth:`.Operations.f`: Sphinx looks the name up from the end, shown without the dot
+        return shown[1:]
+    return shown
 
 
 def _fenced(node: Any) -> str:

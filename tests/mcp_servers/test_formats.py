@@ -663,3 +663,16 @@ def test_an_escaped_character_in_rst_is_the_character_itself() -> None:
         "\\# of files is counted per run."
     )
     assert rst_to_markdown("Pass \\*args on.\n").markdown == "Pass \\*args on."
+
+
+def test_roles_show_as_the_built_page_shows_them() -> None:
+    text = (
+        "Title\n=====\n\nWrap it with the :doc:`../middleware/proxy_fix` middleware. Use the "
+        ":paramref:`.EnvironmentContext.configure.include_name` hook, :meth:`.Operations.f` "
+        "and :file:`.nox`.\n"
+    )
+    shown = rst_to_markdown(text).markdown
+    assert "with the proxy_fix middleware" in shown  # a relative document: its name
+    assert "`EnvironmentContext.configure.include_name` hook" in shown  # code, no leading dot
+    assert "`Operations.f`" in shown
+    assert "`.nox`" in shown  # a file's own dot stays

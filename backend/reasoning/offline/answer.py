@@ -304,7 +304,7 @@ def _passage_per_part(
         if purpose == "entity: ":
             side = sq.purpose.removeprefix(purpose)
             named = [s for s in sources if mentions(s.text, side)]
-            pick = choose(asked, view, named, vectors) if named else None
+            pick = choose(asked, view, named, vectors, sources) if named else None
             others = [e for e in plan.entities if e != side]
             best = _naming(pick, side, parts, others) if pick else None
             if pick is not None and best is not None:

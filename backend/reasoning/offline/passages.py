@@ -65,6 +65,7 @@ class Passage:
     is_code: bool = False  # a lead-in with the code block that follows it
     is_changelog: bool = False  # a release-note entry ("Add `x` #123"), not an explanation
     is_defaults: bool = False  # "the defaults are equivalent to:" with the whole code block
+    before_code: bool = False  # prose ending in the lead-in to code, without the code
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     lead: str = ""  # a code passage's lead-in as a reader sees it
@@ -195,7 +196,7 @@ def passages(source: Source) -> list[Passage]:
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
                 out += _list_with_context(source, sentences, items, i)
-            elif first.usable and len(words(first.text)) >= 2 * MIN_WORDS:
+            elif _states(first):
                 # "Starlette only requires `anyio`, and these are optional:" says something
                 # itself; shown as a statement, not as a line ending in ':'.
                 shown = plain(first.text).rstrip(": ") + "."
@@ -207,7 +208,7 @@ def passages(source: Source) -> list[Passage]:
         for nxt in sentences[i + 1 : i + MAX_WINDOW]:
             gap = source.text[window[-1].end : nxt.start]
             same_block = nxt.item == first.item and "\n\n" not in gap
-            if nxt.lead_in or _GAP_BREAKS.search(gap) or not (nxt.usable or same_block):
+            if _GAP_BREAKS.search(gap) or not (nxt.usable or same_block):
                 break
             if nxt.item != first.item:
                 break
@@ -215,11 +216,32 @@ def passages(source: Source) -> list[Passage]:
             # its section ("default: `edit/master/docs/`" ends one option's entry).
             if source.chunks and section_of(source, nxt.text) != section_of(source, first.text):
                 break
+            if nxt.lead_in:
+                # "… matching on the whole host names instead of just the subdomain. To enable
+                # this feature you need to pass `host_matching=True` …:" ends a window: a
+                # lead-in to code that says something itself is read with what "this feature"
+                # is. (The lead-in of a list is answered with its list.)
+                if _states(nxt) and _code_after(source.text, nxt) is not None:
+                    window.append(nxt)
+                break
             window.append(nxt)
         for size in range(1, len(window) + 1):
             members = window[:size]
             quote = source.text[members[0].start : members[-1].end]
-            out.append(Passage(source, [m.text for m in members], quote, plain(quote), first=i))
+            shown = plain(quote)
+            if size > 1 and members[-1].lead_in:
+                out.append(
+                    Passage(
+                        source,
+                        [m.text for m in members],
+                        quote,
+                        shown.rstrip(": ") + ".",
+                        first=i,
+                        before_code=True,
+                    )
+                )
+                continue
+            out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
     for passage in out:
         passage.section = section_of(source, passage.sentences[0])
         passage.start = sentences[passage.first].start
@@ -227,6 +249,12 @@ def passages(source: Source) -> list[Passage]:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)
     return out
+
+
+def _states(sentence: _Sentence) -> bool:
+    """Does a lead-in line say something itself ("Starlette only requires `anyio`, and these
+    are optional:"), not only announce what follows ("For example:")?"""
+    return sentence.usable and len(words(sentence.text)) >= 2 * MIN_WORDS
 
 
 def _list_intro(text: str, sentences: list[_Sentence], i: int) -> str:

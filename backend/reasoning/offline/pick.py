@@ -291,8 +291,16 @@ def _holds(stems: frozenset[str], term: str) -> bool:
     return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems)
 
 
-def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVectors) -> Pick:
-    """The passage that best answers the question, and whether it does."""
+def choose(
+    asked: Asked,
+    plan: Plan,
+    sources: list[Source],
+    vectors: SentenceVectors,
+    known: list[Source] | None = None,
+) -> Pick:
+    """The passage that best answers the question, and whether it does. ``known``: every
+    source retrieved, when ``sources`` are only some of them (those naming one side of a
+    comparison): a name the question uses is unknown only when none of them mentions it."""
     # Code is an answer to "how do I …"; elsewhere an example says less than its prose.
     # The default setup spelled out in code answers what the defaults are.
     defaults = asked.default_setup or asked.about_default
@@ -304,6 +312,12 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         p
         for s in sources
         for p in passages(s)
+        # asked how, the code answers with the prose before it
+        if not (asked.how_to and p.before_code)
+    ]
+    candidates = [
+        p
+        for p in candidates
         if (asked.how_to and not p.is_defaults)
         or not p.is_code
         or (defaults and p.is_defaults)
@@ -375,7 +389,7 @@ def choose(asked: Asked, plan: Plan, sources: list[Source], vectors: SentenceVec
         )
         # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
         # variable wins?") says where the asker is, not what the documents must know.
-        and not unknown_names(asking_part(plan.query, phrases=False), sources)
+        and not unknown_names(asking_part(plan.query, phrases=False), known or sources)
         and (not named or not needs_value(asked) or _names_any(top.passage, named))
     )
     denial = _denial(asked, plan.query, scored, idf)
@@ -479,6 +493,15 @@ def says_gone(sentence: str) -> bool:
 
 
 _CONTINUES: Final = frozenset({"this", "these", "they", "such", "thus", "therefore", "hence"})
+# "To enable this feature you need to pass …", "To do that, …": a purpose clause about what
+# the sentence before says points back at it as much as an opening "This" does.
+_TO_DO_THIS: Final = re.compile(r"^\W*to\s+\w+\s+(?:this|these|that|it|them)\b", re.I)
+
+
+def _points_back(sentence: str) -> bool:
+    """Does the sentence open by pointing back at the one before it?"""
+    opening = words(sentence)[:1]
+    return (bool(opening) and opening[0] in _CONTINUES) or bool(_TO_DO_THIS.match(sentence))
 
 
 def window_penalty(
@@ -502,7 +525,7 @@ def window_penalty(
     # A sentence that points back at the one before ("This is useful for …") continues its
     # thought: it costs nothing, or the window that carries what "this" is loses to the lone
     # sentence. ("He won five titles." after a footballer's birth date is a fact of its own.)
-    idle = sum(1 for t in sentences[1:] if words(t)[:1] and words(t)[0] not in _CONTINUES)
+    idle = sum(1 for t in sentences[1:] if words(t)[:1] and not _points_back(t))
     return share * WINDOW_PENALTY * idle
 
 
@@ -654,14 +677,30 @@ _NEED_NOT: Final = re.compile(
 )
 
 
-def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) -> Choice | None:
+# "Why does canonicalize_version keep trailing zeros?" takes for granted that it keeps them.
+_WHY_ASK: Final = re.compile(
+    r"^\W*why\s+(?:does|do|did|is|are|was|were|would|will|has|have)\s+(?P<said>.+?)\W*$",
+    re.I,
+)
+
+
+def _why_premise(question: str) -> str:
+    """What a why-question takes for granted ("Why does X keep Y?" → "X keep Y"), or ''."""
+    m = _WHY_ASK.match(asking_part(question, phrases=False))
+    return m.group("said") if m else ""
+
+
+def _premise_denial(
+    question: str, scored: list[Choice], idf: dict[str, float], stated: str | None = None
+) -> Choice | None:
     """A sentence holding most of the question's stated premise and saying the opposite: it
     negates one of its words ("Since redefining a macro in a child template overrides the
     parent's …" / "a macro in a child template does not override a macro in a parent
     template"), says it cannot be, or that what the premise says must be need not ("Since the
     salt has to be kept secret …" / "… the salt doesn't have to be random, and can be saved in
-    code"). Read even when the ask itself holds a negation ("… so it isn't in my code?")."""
-    stated = _premise(question)
+    code"). Read even when the ask itself holds a negation ("… so it isn't in my code?").
+    ``stated``: the premise, when the question's ask holds it (a why-question's)."""
+    stated = _premise(question) if stated is None else stated
     terms = key_terms(stated) if stated else []
     if len(terms) < PREMISE_TERMS or has_negation(stated):
         return None
@@ -696,7 +735,7 @@ def _premise_denial(question: str, scored: list[Choice], idf: dict[str, float]) 
 _OPPOSITES: Final = (
     (
         ("keep", "keeps", "kept", "retain", "preserve"),
-        ("delete", "deleted", "remove", "removed", "discard", "erase"),
+        ("delete", "deleted", "remove", "removed", "discard", "erase", "strip", "drop"),
     ),
     (("enable", "enabled"), ("disable", "disabled")),
     (("include", "included"), ("exclude", "excluded")),
@@ -840,7 +879,10 @@ def _denial(
     """A sentence about the question's own subject (it holds the question's rarest word, or
     most of its words) saying the thing asked about does not exist, is not supported or was
     removed, for a question that takes it for granted."""
-    if asked.kind in ("yes_no", "why", "comparison", "list"):
+    if asked.kind == "why":
+        why = _why_premise(question)
+        return _premise_denial(question, scored, idf, why) if why else None
+    if asked.kind in ("yes_no", "comparison", "list"):
         return None
     if (premised := _premise_denial(question, scored, idf)) is not None:
         return premised

@@ -195,6 +195,11 @@ def write(
     )
 
 
+def _as_statement(sentence: str) -> str:
+    """The sentence, a closing ':' made a full stop ("… to all routes:" → "… to all routes.")."""
+    return sentence.rstrip(": ") + "." if sentence.rstrip().endswith(":") else sentence
+
+
 def _unconfirmed(verdict: Verdict | None) -> bool:
     return verdict is None or verdict.verdict == "unverifiable"
 
@@ -253,7 +258,10 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         cited = list(dict.fromkeys(m for m in markers if m))
         if len(passage.sentences) > 1 and not (passage.is_list or passage.is_code):
             # Every sentence carries its citation; other sources' markers close the passage.
-            body = " ".join(f"{plain(sentence)} {own}" for sentence in passage.sentences)
+            # (a lead-in to code read without its code ends as a statement)
+            body = " ".join(
+                f"{_as_statement(plain(sentence))} {own}" for sentence in passage.sentences
+            )
             line = f"{answer.lead} {body}{''.join(m for m in cited if m != own)}".strip()
         else:
             line = f"{answer.lead} {answer.text} {''.join(cited)}".strip()  # code: its lines

@@ -322,6 +322,8 @@ def mentions(text: str, entity: str) -> bool:
     """True when ``text`` names ``entity``: the whole name, or most of its content words."""
     if entity.lower() in text.lower():
         return True
+    if re.fullmatch(r"[\w.]*[a-z0-9][_.][\w.]*", entity.strip("`"), re.I):
+        return False  # `include_object` is a name: "objects" and "include_schemas" are not it
     terms = [w for w in words(entity) if w not in STOPWORDS]
     return bool(terms) and overlap(terms, text) >= 0.67
 

@@ -393,3 +393,29 @@ def test_an_item_after_a_code_block_takes_no_earlier_lead_in() -> None:
     later = next(p for p in found if p.text.startswith("The cache"))
     assert later.intro == ""
     assert next(p for p in found if p.text.startswith("0 when")).intro == "Exit codes:"
+
+
+HOSTS = """## Host Matching
+
+Starting with Werkzeug 0.7 it's also possible to do matching on the whole host names instead
+of just the subdomain. To enable this feature you need to pass `host_matching=True` to the
+`Map` constructor and provide the `host` argument to all routes:
+
+```python
+url_map = Map([Rule('/', endpoint='www_index', host='www.example.com')], host_matching=True)
+```
+
+For example, the following lines can be used:
+
+- one
+- two
+"""
+
+
+def test_a_lead_in_to_code_ends_a_window_of_prose_and_a_list_lead_in_does_not() -> None:
+    found = passages(source("S1", "URL Routing", HOSTS))
+    window = [p for p in found if p.before_code]
+    assert len(window) == 1 and len(window[0].sentences) == 2
+    assert window[0].sentences[0].startswith("Starting with Werkzeug 0.7")
+    assert window[0].text.endswith("to all routes.")  # read as a statement, without its code
+    assert not any(p.before_code and "following lines" in p.quote for p in found)

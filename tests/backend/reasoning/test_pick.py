@@ -755,6 +755,35 @@ async def test_a_premise_that_something_must_be_is_denied_by_need_not(
     assert "the salt doesn't have to be random" in pick.denial.passage.text
 
 
+CANONICAL = (
+    "This function takes a string representing a package version (or a Version instance), and "
+    "returns the normalized form of it. By default, it strips trailing zeros from the release "
+    "segment."
+)
+WHEEL = (
+    "This function takes the filename of a wheel file, and parses it, returning a tuple of "
+    "name, version, build number, and tags."
+)
+
+
+async def test_a_why_question_takes_its_ask_for_granted(engine: OfflineEngine) -> None:
+    # "Why does X keep trailing zeros?" assumes it keeps them; the docs say it strips them.
+    pick = await _pick(
+        engine,
+        "Why does canonicalize_version keep the trailing zeros of a version like 1.4.0.0?",
+        [source("S1", "Utilities", CANONICAL), source("S2", "Wheels", WHEEL)],
+    )
+    assert pick.denial is not None
+    assert "strips trailing zeros" in pick.denial.passage.text
+    # Asked why it strips them, the same sentence agrees: nothing is denied.
+    agreed = await _pick(
+        engine,
+        "Why does canonicalize_version strip the trailing zeros of a version like 1.4.0.0?",
+        [source("S1", "Utilities", CANONICAL), source("S2", "Wheels", WHEEL)],
+    )
+    assert agreed.denial is None
+
+
 def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     sources = [source("S1", "Serving", "The server speaks HTTP/1.1 and supports IPv6 and HTTP.")]
     assert unknown_names("Does the development server support HTTP/2?", sources) == ["HTTP/2"]
@@ -1017,3 +1046,33 @@ async def test_an_environment_variable_named_only_in_code_can_answer(
         [source("S1", "Cookbook", COOKBOOK), source("S2", "Usage", BACKENDS)],
     )
     assert pick.best is not None and "UV_PROJECT_ENVIRONMENT" in pick.best.passage.text
+
+
+HOST_MATCHING = (
+    "## Host Matching\n\nStarting with Werkzeug 0.7 it's also possible to do matching on the "
+    "whole host names instead of just the subdomain. To enable this feature you need to pass "
+    "`host_matching=True` to the `Map` constructor and provide the `host` argument to all "
+    "routes:\n\n```python\nurl_map = Map([Rule('/', endpoint='www_index', "
+    "host='www.example.com')], host_matching=True)\n```\n"
+)
+ROUTING_INTRO = (
+    "## Quickstart\n\nRouting is the process of matching and parsing the URL to something we "
+    "can use. Inside the WSGI application we bind the url_map to the current request which "
+    "will return a new `MapAdapter`."
+)
+
+
+async def test_a_sentence_saying_how_to_enable_this_is_read_with_what_this_is(
+    engine: OfflineEngine,
+) -> None:
+    # "To enable this feature …" alone holds few of the question's words; with the sentence
+    # that says what the feature is, it answers.
+    pick = await _pick(
+        engine,
+        "My WSGI app serves two sites at the same paths. I want the URL map to match the whole "
+        "host name rather than a subdomain. What do I have to switch on in the routing setup?",
+        [source("S1", "URL Routing", HOST_MATCHING), source("S2", "Routing", ROUTING_INTRO)],
+    )
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.sentences[0].startswith("Starting with Werkzeug 0.7")
+    assert "host_matching=True" in pick.best.passage.text

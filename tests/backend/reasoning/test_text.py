@@ -6,8 +6,16 @@ from backend.reasoning.offline.text import (
     capitalised_spans,
     entity_candidates,
     key_terms,
+    mentions,
     split_sentences,
 )
+
+
+def test_a_code_name_is_mentioned_only_as_written() -> None:
+    text = "The include_schemas flag filters objects both from the MetaData and the database."
+    assert not mentions(text, "include_object")
+    assert mentions("Use the `include_object` hook.", "include_object")
+    assert mentions("The Include Object hook", "include object")  # plain words: most of them
 
 
 def test_sentences_do_not_split_after_abbreviations_initials_or_decimals() -> None:
