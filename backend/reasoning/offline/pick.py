@@ -75,6 +75,7 @@ CLOSE_SIMILARITY: Final = 0.6
 # the same tool, not the same thing: "abort as soon as the first session fails" for "How do
 # I give session.run a timeout so nox kills the command …?" (0.09 of its words, cosine 0.71).
 MIN_CLOSE_COVERAGE: Final = 0.12
+ASK_COVERAGE: Final = 0.6  # … or this share of its asking part's words, with the kind asked for
 DENIAL_COVERAGE: Final = 0.3
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
@@ -185,7 +186,11 @@ _REMOVED_OPENING: Final = re.compile(
 
 _ASKS_ABOUT_CHANGE: Final = re.compile(
     r"\b(?:remov\w*|deprecat\w*|drop(?:ped)?|replac\w*|renam\w*|instead|alternative|"
-    r"migrat\w*|no longer|still)\b",
+    r"migrat\w*|no longer|still)\b"
+    # "What is the oldest SQLAlchemy version it will work with?": "Support for SQLAlchemy older
+    # than 2.0.0 was dropped." says where support starts, it denies nothing
+    r"|\b(?:oldest|minimum|earliest|lowest|min)\b[\w\s-]{0,30}\b(?:versions?|releases?)\b"
+    r"|\bwhich\s+(?:\w+\s+)?versions?\b",
     re.I,
 )
 
@@ -379,6 +384,7 @@ def choose(
         (
             top.coverage >= MIN_COVERAGE
             or (top.similarity >= CLOSE_SIMILARITY and top.coverage >= MIN_CLOSE_COVERAGE)
+            or _holds_the_ask(asked, top, idf)
             or (top.passage.is_code and _shows(top.passage, quoted))
         )
         and (top.cue or not needs_value(asked))
@@ -394,6 +400,19 @@ def choose(
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
+    """A question that sets a long scene is answered by a passage holding most of what its
+    asking part says, with the kind of thing asked for, however few of the scene's words it
+    holds ("… I want to route those into my own logging setup. Which logger should I grab?" /
+    "The logger is named `"werkzeug"`.")."""
+    if not asked.focus or not top.cue or top.coverage < MIN_CLOSE_COVERAGE:
+        return False
+    passage = top.passage
+    context = " ".join([passage.source.title, *passage.source.sections])
+    text = f"{passage.section}\n{passage.intro}\n{passage.quote}"
+    return coverage(list(asked.focus), text, context, idf) >= ASK_COVERAGE
 
 
 def under_heading(source: Source, sentence: str) -> str:
@@ -640,9 +659,16 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
             )
             if token.lower() not in said and token.lower().replace("/", "") not in said:
                 missing.append(token)
-        elif not content_stems(token) <= seen:
+        elif any(not _seen(s, seen) for s in content_stems(token)):
             missing.append(token)
     return missing
+
+
+def _seen(term: str, seen: set[str]) -> bool:
+    """Is the word among the sources' words, or the start of one ("Postgres" of "PostgreSQL")?"""
+    if term in seen:
+        return True
+    return len(term) >= 5 and term.isalpha() and any(s.startswith(term) for s in seen)
 
 
 _SENTENCE_START: Final = re.compile(r"(?:^|[.!?:;]\s+)\W*$")

@@ -467,12 +467,23 @@ _CHARACTER: Final = re.compile(
 _ENV_VAR: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$")
 
 
+def _says_name(asked: Asked, passage: str) -> bool:
+    """Does the passage say what the thing asked for is named ("Which logger should I grab?" /
+    "The logger is named `"werkzeug"`.", named after the product the question names)?"""
+    return any(
+        re.search(rf"\b{re.escape(w)}s?\s+(?:is|are)\s+(?:named|called)\s+`", passage, re.I)
+        for w in asked.wants
+    )
+
+
 def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     """Does the passage name something of the kind asked for, that the question does not
     already name: a ``PrintLogger`` for "which logger", ``NO_COLOR`` for "which environment
     variable", a ``…Error`` for "which exception"?"""
     if not asked.wants:
         return False
+    if _says_name(asked, passage):
+        return True
     said = question.lower()
     wants = {stem(w) for w in asked.wants}
     if wants & _CHARACTER_WORDS:  # "which character separates …": a character, shown or named
@@ -608,7 +619,10 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if cue is None:  # yes/no and plain lookups: any statement can answer
         return True
     if kind == "name":  # the name asked for is one the question does not already say
-        return any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage))
+        # (or the passage says it is the name: "The logger is named `"werkzeug"`.")
+        return any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage)) or (
+            _says_name(asked, passage)
+        )
     return bool(cue.search(passage))
 
 

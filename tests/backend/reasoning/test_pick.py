@@ -12,6 +12,7 @@ from backend.reasoning.offline.pick import (
     WINDOW_PENALTY,
     Choice,
     _gone_named,
+    _holds_the_ask,
     _opposes,
     assigned_names,
     choose,
@@ -1076,3 +1077,61 @@ async def test_a_sentence_saying_how_to_enable_this_is_read_with_what_this_is(
     assert pick.found and pick.best is not None
     assert pick.best.passage.sentences[0].startswith("Starting with Werkzeug 0.7")
     assert "host_matching=True" in pick.best.passage.text
+
+
+def test_a_name_the_sources_spell_longer_is_known() -> None:
+    sources = [source("S1", "Batch", "Batch mode on PostgreSQL recreates the table.")]
+    assert unknown_names("What do I pass to make it do that on Postgres?", sources) == []
+    assert unknown_names("What do I pass to make it do that on Oracle?", sources) == ["Oracle"]
+
+
+DEPENDENCIES = (
+    "## Dependencies\n\nAlembic will work with SQLAlchemy as of version 2.0.0. Support for "
+    "SQLAlchemy older than 2.0.0 was dropped. Alembic supports Python versions 3.10 and above."
+)
+
+
+async def test_asked_for_the_oldest_version_a_dropped_support_line_denies_nothing(
+    engine: OfflineEngine,
+) -> None:
+    question = "What is the oldest SQLAlchemy version Alembic will work with?"
+    pick = await _pick(engine, question, [source("S1", "Front Matter", DEPENDENCIES)])
+    assert pick.denial is None and pick.found and pick.best is not None
+    assert "2.0.0" in pick.best.passage.text
+    # Taking the old version for granted, it is denied.
+    denied = await _pick(
+        engine,
+        "How do I run Alembic against SQLAlchemy 1.4 older than 2.0.0?",
+        [source("S1", "Front Matter", DEPENDENCIES)],
+    )
+    assert denied.denial is not None
+
+
+LOGGING = (
+    '## Logging\n\nWerkzeug uses standard Python `logging`. The logger is named `"werkzeug"`.\n\n'
+    "If the level is not set, it will be set to `INFO` on first use."
+)
+SERVING = (
+    "## Serving\n\nThe development server prints a line for each request it serves, with its "
+    "status code."
+)
+
+
+async def test_a_passage_holding_the_asking_part_answers_whatever_the_scene(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "The development server floods my console with one line per request, and our ops team "
+        "wants those shipped into our central pipeline instead of the terminal. Which logger "
+        "does Werkzeug log them to?"
+    )
+    pick = await _pick(
+        engine, question, [source("S1", "Utilities", LOGGING), source("S2", "Serving", SERVING)]
+    )
+    assert pick.ranked is not None and pick.idf is not None
+    asked = analyse(question)
+    named = next(c for c in pick.ranked if "is named" in c.passage.text)
+    assert named.coverage < 0.25  # few of the scene's words …
+    assert _holds_the_ask(asked, named, pick.idf)  # … but all of the ask's
+    level = next(c for c in pick.ranked if c.passage.text.startswith("If the level"))
+    assert not _holds_the_ask(asked, level, pick.idf)

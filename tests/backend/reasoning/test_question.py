@@ -512,3 +512,12 @@ def test_where_is_answered_by_a_path_or_a_folder() -> None:
 )
 def test_when_should_i_use_asks_for_the_circumstances_not_a_time(question: str, kind: str) -> None:
     assert analyse(question).kind == kind
+
+
+def test_a_passage_saying_what_the_asked_thing_is_named_answers_which() -> None:
+    # The logger is named after the product the question names: still the name asked for.
+    asked = analyse("Which logger should I grab to route Werkzeug's request lines?")
+    said = 'The logger is named `"werkzeug"`.'
+    assert holds_cue(asked, said)
+    assert names_wanted_type(asked, said, "Which logger should I grab to route Werkzeug's lines?")
+    assert not holds_cue(asked, "Werkzeug uses the standard logging module.")
