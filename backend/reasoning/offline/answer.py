@@ -166,6 +166,13 @@ def direct_answer(
         and len(sides.parts) >= 2
     ):
         return _further_asks(plan, sides, claims, verdicts, sources, vectors)
+    if (
+        plan.kind == "multi_part"
+        and _part_points_back(plan)
+        and len(several := asks(plan.query)) >= 2
+        and (by_ask := _passage_per_ask(plan, several, claims, verdicts, sources, vectors))
+    ):
+        return by_ask  # "…? Which ones, and what does each add?" is read with what "ones" are
     if plan.kind == "multi_part" and (
         by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
     ):
@@ -418,20 +425,46 @@ def _passage_per_ask(
     words the ask carries (see ``asks``); a passage that already answered an earlier ask is
     not repeated. Found only when every ask is."""
     parts: list[Answer] = []
+    merged = False
     for ask in several:
         answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
         if answered is None:
             return None
-        if answered.lead != DENIED and any(
-            _overlaps(answered.passage, p.passage)
-            for p in parts
-            if p.passage is not None and answered.passage is not None
-        ):
+        shown = answered.passage
+        held = [
+            k
+            for k, p in enumerate(parts)
+            if p.passage is not None and shown is not None and _overlaps(shown, p.passage)
+        ]
+        if answered.lead != DENIED and held:
+            # A passage holding an earlier one whole ("Werkzeug will detect and use them …"
+            # and the list of them, for "Which ones?") answers both asks in its place.
+            if shown is not None and all(_holds_passage(shown, parts[k].passage) for k in held):
+                parts = [p for k, p in enumerate(parts) if k not in held] + [answered]
+                merged = True
             continue
         parts.append(answered)
+    if len(parts) == 1 and merged:
+        return parts[0]
     if len(parts) < 2:
         return None
     return _joined(parts)
+
+
+def _part_points_back(plan: Plan) -> bool:
+    """Does a later part of the question point back at an earlier one ("Which ones …?")?"""
+    parts = [sq for sq in plan.sub_queries if sq.purpose.startswith("part")]
+    return any(POINTS_BACK.search(sq.text) for sq in parts[1:])
+
+
+def _holds_passage(outer: Passage, inner: Passage | None) -> bool:
+    """Is ``inner`` a stretch of ``outer`` (same source, its text inside)?"""
+    return (
+        inner is not None
+        and outer.source.id == inner.source.id
+        and inner.quote in outer.quote
+        and len(outer.quote) > len(inner.quote)
+    )
 
 
 def _ask_answer(

@@ -135,11 +135,19 @@ def asks(question: str) -> list[Ask]:
         context = [setting] if setting else []
         if _PRONOUN.search(part):
             # "… where do they go?" after "Which logger writes my log lines": without a name,
-            # the first ask's words say what "they" are.
-            context.append(" ".join(names or key_terms(first)))
+            # the first ask's words say what "they" are. "Which ones …?", "what does each
+            # …?" point at the things the first ask describes, not at what it names.
+            described = names or key_terms(first)
+            if names and _SET_OF.search(part):
+                lower = {n.lower() for n in names}
+                described = names + [t for t in key_terms(first) if t.lower() not in lower]
+            context.append(" ".join(described))
         scored = f"{' '.join(context)} {part}".strip() if context else part
         out.append(Ask(part, scored, named=bool(names) or not _PRONOUN.search(part)))
     return out
+
+
+_SET_OF: Final = re.compile(r"\b(?:which|the|what) ones\b|\beach\b", re.I)
 
 
 def _setting(first: str) -> tuple[str, str]:

@@ -204,6 +204,7 @@ def passages(source: Source) -> list[Passage]:
             continue
         if not first.usable:
             continue
+        out += _paragraph_before_list(source, sentences, i)
         window = [first]
         for nxt in sentences[i + 1 : i + MAX_WINDOW]:
             gap = source.text[window[-1].end : nxt.start]
@@ -567,6 +568,52 @@ def _list_with_context(
                 source.text[before.start : items[-1][-1].end],
                 f"{plain(context).strip()} {listed.text}",
                 start,
+                is_list=True,
+            )
+        )
+    return out
+
+
+# "These distributions will not be installed automatically. Werkzeug will detect and use them
+# if you install them." and then the list of them: a paragraph that points at the list after
+# it, with no ':' to say so.
+_POINTS_AT_LIST: Final = re.compile(
+    r"\b(?:these|them|they|those|following|include|includes)\b", re.I
+)
+
+
+def _paragraph_before_list(source: Source, sentences: list[_Sentence], i: int) -> list[Passage]:
+    """The list after a paragraph that ends at sentence ``i`` and points at it, with the
+    paragraph's last one to three sentences as its lead-in; [] otherwise."""
+    last = sentences[i]
+    if last.item >= 0 or i + 1 >= len(sentences) or sentences[i + 1].item < 0:
+        return []
+    if "\n\n" not in source.text[last.end : sentences[i + 1].start]:
+        return []
+    items = _list_after(source.text, sentences, i)
+    if not items:
+        return []
+    start = i
+    while start > max(i - MAX_WINDOW + 1, 0):
+        before = sentences[start - 1]
+        gap = source.text[before.end : sentences[start].start]
+        if not before.usable or before.item >= 0 or "\n\n" in gap or _GAP_BREAKS.search(gap):
+            break
+        start -= 1
+    out = []
+    listed = _list_passage(source, last, items, i)
+    for first in range(i, start - 1, -1):
+        lead = source.text[sentences[first].start : last.end]
+        if not _POINTS_AT_LIST.search(lead):
+            continue
+        out.append(
+            Passage(
+                source,
+                [s.text for s in sentences[first:i]] + listed.sentences,
+                source.text[sentences[first].start : items[-1][-1].end],
+                f"{plain(source.text[sentences[first].start : last.start]).strip()} "
+                f"{listed.text}".strip(),
+                first,
                 is_list=True,
             )
         )

@@ -419,3 +419,33 @@ def test_a_lead_in_to_code_ends_a_window_of_prose_and_a_list_lead_in_does_not() 
     assert window[0].sentences[0].startswith("Starting with Werkzeug 0.7")
     assert window[0].text.endswith("to all routes.")  # read as a statement, without its code
     assert not any(p.before_code and "following lines" in p.quote for p in found)
+
+
+OPTIONAL = """## Optional dependencies
+
+These distributions will not be installed automatically. Werkzeug will detect and use them if
+you install them.
+
+- Colorama provides request log highlighting when using the development server on Windows.
+- Watchdog provides a faster, more efficient reloader for the development server.
+
+## Serving
+
+The server runs one process. It restarts on changes.
+
+- one thing here
+- another thing here
+"""
+
+
+def test_a_paragraph_pointing_at_the_list_after_it_leads_the_list() -> None:
+    found = passages(source("S1", "Installation", OPTIONAL))
+    listed = [p for p in found if p.is_list]
+    assert any(
+        p.text.startswith("Werkzeug will detect and use them")
+        and "Colorama provides" in p.text
+        and "Watchdog provides" in p.text
+        for p in listed
+    )
+    # a paragraph that does not point at the list after it does not lead it
+    assert not any("It restarts on changes" in p.quote for p in listed)

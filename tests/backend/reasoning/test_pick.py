@@ -1111,7 +1111,7 @@ LOGGING = (
     '## Logging\n\nWerkzeug uses standard Python `logging`. The logger is named `"werkzeug"`.\n\n'
     "If the level is not set, it will be set to `INFO` on first use."
 )
-SERVING = (
+REQUEST_LINES = (
     "## Serving\n\nThe development server prints a line for each request it serves, with its "
     "status code."
 )
@@ -1126,7 +1126,9 @@ async def test_a_passage_holding_the_asking_part_answers_whatever_the_scene(
         "does Werkzeug log them to?"
     )
     pick = await _pick(
-        engine, question, [source("S1", "Utilities", LOGGING), source("S2", "Serving", SERVING)]
+        engine,
+        question,
+        [source("S1", "Utilities", LOGGING), source("S2", "Serving", REQUEST_LINES)],
     )
     assert pick.ranked is not None and pick.idf is not None
     asked = analyse(question)

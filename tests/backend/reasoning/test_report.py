@@ -702,3 +702,33 @@ async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEn
     assert _not_covered(plan, [], partly)[0].endswith("The documents found answer only part of it.")
     nothing = Answer("", [], found=False)
     assert _not_covered(plan, [], nothing)[0].endswith("The documents found do not answer it.")
+
+
+OPTIONAL_DEPENDENCIES = (
+    "## Optional dependencies\n\nThese distributions will not be installed automatically. "
+    "Werkzeug will detect and use them if you install them.\n\n"
+    "- Colorama provides request log highlighting when using the development server on "
+    "Windows.\n- Watchdog provides a faster, more efficient reloader for the development "
+    "server.\n"
+)
+EXTENDING = (
+    "## Extending\n\nTo extend the capabilities, subclass `Request` and add or extend methods. "
+    "Werkzeug doesn't enforce any dependencies."
+)
+
+
+async def test_a_later_part_pointing_back_is_answered_with_what_it_points_at(
+    engine: OfflineEngine,
+) -> None:
+    # "Which ones" are the extra packages of the first part: the list of them answers both.
+    _, report = await _run(
+        engine,
+        "Are there any extra packages Werkzeug will use on its own if I install them? Which "
+        "ones, and what does each add?",
+        [
+            source("S1", "Installation", OPTIONAL_DEPENDENCIES),
+            source("S2", "Request objects", EXTENDING),
+        ],
+    )
+    assert "Colorama" in report.answer and "Watchdog" in report.answer
+    assert "subclass" not in report.answer
