@@ -467,13 +467,30 @@ _CHARACTER: Final = re.compile(
 _ENV_VAR: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$")
 
 
-def _says_name(asked: Asked, passage: str) -> bool:
+# Kinds of thing a program calls by a name written in code.
+_CODE_KINDS: Final = frozenset({"function", "method", "decorator", "hook", "helper", "callable"})
+
+
+def _says_name(asked: Asked, passage: str, question: str = "") -> bool:
     """Does the passage say what the thing asked for is named ("Which logger should I grab?" /
-    "The logger is named `"werkzeug"`.", named after the product the question names)?"""
-    return any(
-        re.search(rf"\b{re.escape(w)}s?\s+(?:is|are)\s+(?:named|called)\s+`", passage, re.I)
-        for w in asked.wants
-    )
+    "The logger is named `"werkzeug"`.", named after the product the question names), or name
+    one in code beside the word for its kind ("Which function should I call?" / "The two
+    functions provided are `.compare_metadata` … and `.produce_migrations`")?"""
+    said = question.lower()
+    for w in asked.wants:
+        kind = re.escape(w)
+        if re.search(rf"\b{kind}s?\s+(?:is|are)\s+(?:named|called)\s+`", passage, re.I):
+            return True
+        if not question or w.lower() not in _CODE_KINDS:
+            continue
+        for m in re.finditer(rf"\b{kind}s?\b", passage, re.I):
+            near = passage[max(m.start() - 80, 0) : m.end() + 80]
+            if any(
+                c.strip("`.()").lower() not in said and len(c.strip("`.()")) > 2
+                for c in re.findall(r"`[^`\s]+`", near)
+            ):
+                return True
+    return False
 
 
 def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
@@ -482,7 +499,7 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     variable", a ``…Error`` for "which exception"?"""
     if not asked.wants:
         return False
-    if _says_name(asked, passage):
+    if _says_name(asked, passage, question):
         return True
     said = question.lower()
     wants = {stem(w) for w in asked.wants}

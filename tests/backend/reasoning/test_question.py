@@ -521,3 +521,19 @@ def test_a_passage_saying_what_the_asked_thing_is_named_answers_which() -> None:
     assert holds_cue(asked, said)
     assert names_wanted_type(asked, said, "Which logger should I grab to route Werkzeug's lines?")
     assert not holds_cue(asked, "Werkzeug uses the standard logging module.")
+
+
+def test_a_function_named_in_code_beside_the_word_function_answers_which_function() -> None:
+    question = (
+        "compare_metadata() gives me diff tuples, but I'd rather have operation objects. "
+        "Which function should I call?"
+    )
+    asked = analyse(question)
+    both = (
+        "The two functions provided are `.compare_metadata`, which is the legacy function that "
+        "produces diff tuples, and `.produce_migrations`, which produces operation directives."
+    )
+    assert names_wanted_type(asked, both, question)
+    # only the function the question already names: no new name
+    old = "The `.compare_metadata` function produces diff tuples."
+    assert not names_wanted_type(asked, old, question)
