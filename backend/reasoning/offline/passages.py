@@ -205,6 +205,7 @@ def passages(source: Source) -> list[Passage]:
         if not first.usable:
             continue
         out += _paragraph_before_list(source, sentences, i)
+        out += _before_object_entry(source, sentences, i)
         window = [first]
         for nxt in sentences[i + 1 : i + MAX_WINDOW]:
             gap = source.text[window[-1].end : nxt.start]
@@ -618,6 +619,28 @@ def _paragraph_before_list(source: Source, sentences: list[_Sentence], i: int) -
             )
         )
     return out
+
+
+def _before_object_entry(source: Source, sentences: list[_Sentence], i: int) -> list[Passage]:
+    """The last sentence of a paragraph with the object entry right after it ("… a special key
+    error will be raised which behaves like a `KeyError` …" then the entry of
+    `BadRequestKeyError`, an autodoc directive with no text of its own): on the built page the
+    paragraph introduces the object. [] when no bare object name follows."""
+    last = sentences[i]
+    if last.item >= 0 or i + 1 >= len(sentences):
+        return []
+    entry = sentences[i + 1]
+    gap = source.text[last.end : entry.start]
+    if "\n\n" not in gap or _GAP_BREAKS.search(gap) or not _NAME_ONLY.match(entry.text):
+        return []
+    # the name stands alone: a paragraph (or a heading, or the end) follows it
+    after = source.text[entry.end : entry.end + 2]
+    if after and after != "\n\n" and not after.startswith("\n"):
+        return []
+    name = entry.text.strip().rstrip(".:")
+    shown = f"{plain(last.text).rstrip(' .:')}: {name}."
+    # (read as its sentence: the bare name adds no words to weigh)
+    return [Passage(source, [last.text], source.text[last.start : entry.end], shown, i)]
 
 
 def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:

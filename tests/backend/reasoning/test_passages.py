@@ -449,3 +449,22 @@ def test_a_paragraph_pointing_at_the_list_after_it_leads_the_list() -> None:
     )
     # a paragraph that does not point at the list after it does not lead it
     assert not any("It restarts on changes" in p.quote for p in listed)
+
+
+ENTRY = """## Special HTTP Exceptions
+
+If `title` or `body` are missing in the form, a special key error will be raised which behaves
+like a `KeyError` but also a `BadRequest` exception.
+
+`BadRequestKeyError`
+
+Sometimes it's convenient to just raise an exception by the error code.
+"""
+
+
+def test_a_paragraph_is_read_with_the_object_entry_right_after_it() -> None:
+    found = passages(source("S1", "HTTP Exceptions", ENTRY))
+    entry = [p for p in found if "`BadRequestKeyError`" in p.quote]
+    assert len(entry) == 1
+    assert entry[0].text.endswith("a `BadRequest` exception: `BadRequestKeyError`.")
+    assert entry[0].quote.startswith("If `title` or `body`")
