@@ -12,7 +12,7 @@ import re
 import textwrap
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from mcp_servers.document_store.tables import row_items
@@ -162,6 +162,7 @@ DIRECTIVE_LABELS = {
     "deprecated": "Deprecated since version {}",
     "seealso": "See also {}",
 }
+_VERSION_DIRECTIVES = {"versionadded", "versionchanged", "deprecated", "versionremoved"}
 _ADMONITIONS = {
     "attention",
     "caution",
@@ -622,12 +623,19 @@ def _unknown_directive(message: Any) -> str:
         return directive.body()
     if SETTING_DIRECTIVES.match(name):
         return ""
-    body = directive.body()
     args = directive.args.strip()
+    if name in _VERSION_DIRECTIVES and len(args.split(None, 1)) == 2:
+        # ".. versionchanged:: 1.17.1  This recipe is now part of the ``alembic current``" with
+        # "command using …" on the next lines: one paragraph after the version, markup and all
+        args, said = args.split(None, 1)
+        directive = replace(directive, source=f"{said}\n{directive.source}".strip())
+    body = directive.body()
     label = DIRECTIVE_LABELS.get(name, name.capitalize() + " {}").format(args).strip()
     if not body:
         return label
-    return f"{label}: {body}" if "\n\n" not in body else f"{label}:\n\n{body}"
+    # the label leads the body's first paragraph; a block (code, a list) starts its own
+    block = re.match(r"(?:```|~~~|[-*+] |\d+[.)] |#|\|)", body)
+    return f"{label}: {body}" if not block else f"{label}:\n\n{body}"
 
 
 # --- Word ----------------------------------------------------------------------

@@ -676,3 +676,17 @@ def test_roles_show_as_the_built_page_shows_them() -> None:
     assert "`EnvironmentContext.configure.include_name` hook" in shown  # code, no leading dot
     assert "`Operations.f`" in shown
     assert "`.nox`" in shown  # a file's own dot stays
+
+
+def test_a_version_note_s_text_on_its_first_line_is_one_paragraph_with_the_rest() -> None:
+    text = (
+        "Recipe\n======\n\n"
+        ".. versionchanged:: 1.17.1  This recipe is now part of the ``alembic current``\n"
+        "   command, available from the command line as ``--check-heads``:\n\n"
+        "   .. sourcecode::\n\n       alembic current --check-heads\n"
+    )
+    shown = rst_to_markdown(text).markdown
+    assert (
+        "Changed in version 1.17.1: This recipe is now part of the `alembic current` command, "
+        "available from the command line as `--check-heads`:\n\n```"
+    ) in shown
