@@ -572,6 +572,10 @@ def _naming(
     ]
     if not named:
         return None
+    # "there are two backends the reloader supports: `stat` and `watchdog`" lists the sides
+    # and says nothing of one: a passage that does not only list them speaks for it.
+    apart = [c for c in named if not _lists_sides(c.passage.text, side, others or [])]
+    named = apart or named
     # The document about the thing itself ("Osmunda", "Dracula (plant)") speaks for it
     # better than one about a member or a namesake ("Osmunda spectabilis"), when close.
     own = (
@@ -593,12 +597,28 @@ def _naming(
 
 
 def _is_subject(text: str, side: str, others: list[str] | None) -> bool:
-    """Is the side named among the first words of the passage, before any other side?"""
+    """Is the side named among the first words of the passage, before any other side? (Code
+    marks aside: "The `watchdog` backend uses …" names the watchdog backend.)"""
+    text = text.replace("`", "")
     lowered = text.lower()
     at = lowered.find(side.lower())
     if at < 0 or len(words(text[:at])) > SUBJECT_WORDS:
         return False
     return not any(0 <= lowered.find(o.lower()) < at for o in others or [])
+
+
+def _lists_sides(text: str, side: str, others: list[str]) -> bool:
+    """Does the text name the side and another one side by side ("`stat` and `watchdog`")?"""
+    heads = [words(name)[:1] for name in (side, *others)]
+    if not all(heads):
+        return False
+    plain_text = text.replace("`", "").lower()
+    mine = re.escape(heads[0][0])
+    return any(
+        re.search(rf"\b{mine}\W+(?:and|or)\W+{re.escape(h[0])}\b", plain_text)
+        or re.search(rf"\b{re.escape(h[0])}\W+(?:and|or)\W+{mine}\b", plain_text)
+        for h in heads[1:]
+    )
 
 
 def _is_about(title: str, side: str) -> bool:

@@ -579,7 +579,8 @@ def _list_with_context(
 # if you install them." and then the list of them: a paragraph that points at the list after
 # it, with no ':' to say so.
 _POINTS_AT_LIST: Final = re.compile(
-    r"\b(?:these|them|they|those|following|include|includes)\b", re.I
+    r"\b(?:these|them|they|those|following|include|includes|two|three|four|five|several)\b",
+    re.I,
 )
 
 

@@ -310,13 +310,30 @@ def is_list_question(query: str) -> bool:
 # --- comparisons ---------------------------------------------------------------------------
 
 
+_THE_TWO: Final = re.compile(r"\b(?:the|these|those)\s+two\b|\bboth\b(?!\s+\w+\s+and\b)", re.I)
+
+
+_EITHER: Final = re.compile(
+    r"\b(?:either|both)\s+(?:the\s+)?(?P<a>[^,.;?]+?)\s+(?:or|and)\s+(?:the\s+)?"
+    r"(?P<b>[^,.;?]+?)\s*(?=[,.;?]|$)",
+    re.I,
+)
+
+
 def comparison_entities(query: str) -> list[str]:
     """The two things a comparison question compares; [] if it is not one, or if a side is
     not a nameable thing (a month, a year, a number, a code literal, a cut-off phrase). A
     question that sets a scene first compares what its ask names: "Our validators return
     True or False. Since which release is …?" compares nothing."""
     ask = asking_part(query, phrases=False)
-    if ask != query and len(key_terms(ask)) >= MIN_ASK_WORDS:
+    # ("… can use either the stat backend or the watchdog backend. How do the two detect file
+    # changes differently?": an ask about "the two" compares what the scene names.)
+    if ask != query and _THE_TWO.search(ask):
+        scene = query.replace(ask, " ")
+        either = _EITHER.search(scene)
+        if either and (pair := _sides(_clean_entity(either["a"]), _clean_entity(either["b"]))):
+            return pair
+    elif ask != query and len(key_terms(ask)) >= MIN_ASK_WORDS:
         query = ask
     for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
@@ -569,7 +586,17 @@ def usable_name(name: str) -> bool:
     content = [w for w in words(name) if w not in STOPWORDS | QUESTION_WORDS]
     if name.strip("`*_ ") in _LITERALS:
         return False  # "`True`" in a sentence about a flag is a value, not something to look up
+    if len(content) == 1 and content[0] in _OPENERS and name.strip()[:1].isupper():
+        return False  # "Since version 0.10, …": a sentence's opening word, not a name
     return bool(content) and not _is_date_or_number(name)
 
 
+# Words that open a sentence with a capital without naming anything.
+_OPENERS: Final = word_set(
+    "since however although though unlike besides instead otherwise currently alternatively "
+    "sometimes usually finally additionally furthermore moreover meanwhile therefore thus "
+    "hence still yet now then here there note please first second next last today recently "
+    "previously typically generally normally often afterwards likewise similarly nevertheless "
+    "nonetheless whereas while once until unless whenever wherever"
+)
 _LITERALS: Final = frozenset({"True", "False", "None", "TRUE", "FALSE", "NULL", "NaN"})

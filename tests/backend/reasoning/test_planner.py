@@ -579,3 +579,24 @@ async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngi
 )
 def test_a_code_literal_is_no_name_to_follow_up(name: str, usable: bool) -> None:
     assert usable_name(name) is usable
+
+
+def test_an_ask_about_the_two_compares_what_the_scene_names() -> None:
+    plan = plan_question(
+        "The dev server's auto-reloader can use either the stat backend or the watchdog "
+        "backend. How do the two detect file changes differently?",
+        ALL,
+    )
+    assert plan.kind == "comparison"
+    assert plan.entities == ["stat backend", "watchdog backend"]
+    # a scene naming two things, with an ask that is not about both, compares nothing
+    other = plan_question(
+        "Our validators return True or False. Since which release is that supported?", ALL
+    )
+    assert other.kind != "comparison"
+
+
+def test_a_sentence_s_opening_word_is_no_name_to_follow() -> None:
+    assert not usable_name("Since")
+    assert not usable_name("However")
+    assert usable_name("Nolan")

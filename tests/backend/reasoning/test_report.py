@@ -732,3 +732,26 @@ async def test_a_later_part_pointing_back_is_answered_with_what_it_points_at(
     )
     assert "Colorama" in report.answer and "Watchdog" in report.answer
     assert "subclass" not in report.answer
+
+
+RELOADER = (
+    "## Reloader\n\nThe Werkzeug reloader constantly monitors modules and paths of your web "
+    "application, and restarts the server if any of the observed files change.\n\n"
+    "Since version 0.10, there are two backends the reloader supports: `stat` and `watchdog`.\n\n"
+    "- The default `stat` backend simply checks the `mtime` of all files in a regular "
+    "interval. This is sufficient for most cases.\n"
+    "- The `watchdog` backend uses filesystem events, and is much faster than `stat`. It "
+    "requires the watchdog module to be installed.\n"
+)
+
+
+async def test_each_side_is_answered_by_a_passage_about_it_not_one_listing_both(
+    engine: OfflineEngine,
+) -> None:
+    _, report = await _run(
+        engine,
+        "The dev server's auto-reloader can use either the stat backend or the watchdog "
+        "backend. How do the two detect file changes differently?",
+        [source("S1", "Serving WSGI Applications", RELOADER)],
+    )
+    assert "`mtime`" in report.answer and "filesystem events" in report.answer
