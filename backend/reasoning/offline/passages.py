@@ -638,6 +638,11 @@ def _before_object_entry(source: Source, sentences: list[_Sentence], i: int) -> 
     after = source.text[entry.end : entry.end + 2]
     if after and after != "\n\n" and not after.startswith("\n"):
         return []
+    # a paragraph that is itself an object's description ("`_fail_with_undefined_error`: When
+    # called …") belongs to that object, not to the next one
+    paragraph = source.text[source.text.rfind("\n\n", 0, last.start) + 1 : last.end]
+    if re.match(r"\s*`[^`\n]+`\s*:", paragraph):
+        return []
     name = entry.text.strip().rstrip(".:")
     shown = f"{plain(last.text).rstrip(' .:')}: {name}."
     # (read as its sentence: the bare name adds no words to weigh)

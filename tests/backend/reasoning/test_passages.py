@@ -468,3 +468,13 @@ def test_a_paragraph_is_read_with_the_object_entry_right_after_it() -> None:
     assert len(entry) == 1
     assert entry[0].text.endswith("a `BadRequest` exception: `BadRequestKeyError`.")
     assert entry[0].quote.startswith("If `title` or `body`")
+
+
+def test_an_object_s_own_description_is_not_read_with_the_next_object() -> None:
+    text = (
+        "## Undefined Types\n\n`_fail_with_undefined_error`: When called with any arguments "
+        "this method raises `_undefined_exception` with an error message.\n\n"
+        "`jinja2.ChainableUndefined()`\n\nAn undefined that is chainable.\n"
+    )
+    found = passages(source("S1", "API", text))
+    assert not any("ChainableUndefined" in p.text and "When called" in p.text for p in found)
