@@ -68,7 +68,7 @@ _TYPE_IT: Final = (
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"
     + _MEASURES
-    + r")\b)|what happens|in what way|what steps|walk me through)\b"
+    + r")\b)|what happens|in what way|what steps|what are the steps|walk me through)\b"
     r"|\bhow (?:do|can|should) (?:i|you|we)\b"
     # "Where do I put the super().__init__() call?": the place in one's own code is a step
     r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) "
@@ -143,7 +143,8 @@ _DEFINITION: Final = re.compile(
     r"^\W*(?:what|who) (?:is|are|was|were) (?:an? |the )?[\w`'\"-]", re.I
 )
 _HOW_TO: Final = re.compile(
-    r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b|\bwhat steps\b"
+    r"\bhow (?:do|can|should|would|could|to|must) (?:i|you|we|one)\b|\bhow to\b"
+    r"|\bwhat (?:are the )?steps\b"
     r"|\bwalk me through\b|\bhow (?:can|could|should|must)\b"  # "how can a test see …"
     r"|^\W*how\W*$"  # "I'd like validation skipped inside one block. How?"
     r"|^\W*where (?:do|should|can|would|must) (?:i|you|we|one) " + _PLACING + r"\b" + _TYPE_IT,

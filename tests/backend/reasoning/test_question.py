@@ -21,6 +21,8 @@ from backend.reasoning.offline.question import (
         ("Why is HTTP/2 not enabled by default?", "why"),
         ("How does version negotiation work?", "how"),
         ("How do I enable HTTP/2 in httpx?", "how"),
+        ("What are the steps to add a new op.* directive of my own?", "how"),
+        ("What are the terminal task statuses?", "list"),
         ("Which task statuses are terminal?", "list"),
         ("Which environment variables does HTTPX recognize?", "list"),
         ("What HTTP status does an endpoint decorated with @requires return?", "name"),
