@@ -798,7 +798,19 @@ _TURNED: Final = re.compile(
 _PAIRED: Final = re.compile(r"\b([a-z]+)\s*(?:\band\b|\bor\b|/)\s*([a-z]+)\b", re.I)
 
 
+# "detailed validation is off by default": the state, said as being on or off
+_IS_ON_OFF: Final = re.compile(
+    r"\b(is|are|was|were|be|stays?)\s+(on|off)(?=\s*(?:$|[,.;:?!)]|by\b|for\b|unless\b|"
+    r"until\b|when\b|if\b|and\b))",
+    re.I,
+)
+
+
 def _turned(text: str) -> str:
+    text = _IS_ON_OFF.sub(
+        lambda m: f"{m.group(1)} " + ("enabled" if m.group(2).lower() == "on" else "disabled"),
+        text,
+    )
     return _TURNED.sub(
         lambda m: ("enable " if m.group(2).lower() == "on" else "disable ") + m.group(1), text
     )

@@ -1137,3 +1137,32 @@ async def test_a_passage_holding_the_asking_part_answers_whatever_the_scene(
     assert _holds_the_ask(asked, named, pick.idf)  # … but all of the ask's
     level = next(c for c in pick.ranked if c.passage.text.startswith("If the level"))
     assert not _holds_the_ask(asked, level, pick.idf)
+
+
+VALIDATION = (
+    "# Validation\n\n_cattrs_ has a detailed validation mode since version 22.1.0, and this mode "
+    "is enabled by default. When running under detailed validation, the structuring hooks are "
+    "slightly slower but produce richer and more precise error messages.\n\n"
+    "## Transforming errors\n\nA useful pattern is wrapping the default "
+    "`cattrs.v.format_exception` function to change the messages."
+)
+
+
+async def test_a_premise_saying_it_is_off_is_denied_by_enabled_by_default(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "Since detailed validation is off by default in cattrs, how do I switch it on to get "
+        "per-field error messages?",
+        [source("S1", "Validation", VALIDATION)],
+    )
+    assert pick.denial is not None
+    assert "this mode is enabled by default" in pick.denial.passage.text
+    agreed = await _pick(
+        engine,
+        "Since detailed validation is on by default in cattrs, how do I read its per-field "
+        "error messages?",
+        [source("S1", "Validation", VALIDATION)],
+    )
+    assert agreed.denial is None
