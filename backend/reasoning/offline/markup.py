@@ -14,6 +14,19 @@ from typing import Final
 _IMAGE: Final = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK: Final = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _REF_LINK: Final = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+# MyST's "[](unions.md#default-union-strategy)": the page shows the target's title
+_EMPTY_LINK: Final = re.compile(r"\[\]\(([^)\s]*)\)")
+
+
+def _target_words(m: re.Match[str]) -> str:
+    """What an empty link shows: its anchor's words ("default union strategy"), or the
+    document's name ("unions")."""
+    target = m.group(1)
+    page, _, anchor = target.partition("#")
+    name = anchor or page.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return re.sub(r"[-_]+", " ", name).strip()
+
+
 _AUTOLINK: Final = re.compile(r"<(https?://[^>\s]+)>")
 _JSX_COMMENT: Final = re.compile(r"\{/\*.*?\*/\}", re.S)
 _TAG: Final = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?/?>")
@@ -44,6 +57,7 @@ def plain(text: str) -> str:
     text = re.sub(r"`[^`\n]+`", keep, text)  # code is not markup: protect it first
     text = _JSX_COMMENT.sub(" ", text)
     text = _IMAGE.sub(r"\1", text)
+    text = _EMPTY_LINK.sub(_target_words, text)
     text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
     text = _AUTOLINK.sub(r"\1", text)

@@ -224,7 +224,8 @@ def _complete(text: str) -> bool:
 
 def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
     """What was asked and not found: the question itself when nothing answers it, and each
-    part, compared thing or follow-up that found nothing."""
+    part or compared thing that found nothing. (A follow-up the engine chose itself, a bridge
+    to a name it met, was not asked: finding nothing there leaves nothing uncovered.)"""
     lines = []
     if not answer.found:
         # (as the answer says: only part of it when some part was found)
@@ -234,6 +235,8 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
     covered = {c.sub_query_id for c in claims}
     for sq in plan.sub_queries:
         if sq.purpose in ("whole question", "asking part", "expanded") or sq.id in covered:
+            continue
+        if sq.purpose.startswith("bridge: "):
             continue
         lines.append(f"- {_heading(plan, sq)}: nothing found in the sources.")
     return lines

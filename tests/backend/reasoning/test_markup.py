@@ -38,3 +38,10 @@ def test_a_word_opening_with_punctuation_keeps_the_space_before_it() -> None:
         "lines that say see :param: and :return: here."
     )
     assert plain("Create it in the .venv folder , then") == "Create it in the .venv folder, then"
+
+
+def test_an_empty_link_shows_what_it_points_at() -> None:
+    assert (
+        plain("see [](unions.md#default-union-strategy) for details, or [](preconf.md).")
+        == "see default union strategy for details, or preconf."
+    )

@@ -755,3 +755,27 @@ async def test_each_side_is_answered_by_a_passage_about_it_not_one_listing_both(
         [source("S1", "Serving WSGI Applications", RELOADER)],
     )
     assert "`mtime`" in report.answer and "filesystem events" in report.answer
+
+
+async def test_a_follow_up_the_engine_chose_is_not_listed_as_not_covered(
+    engine: OfflineEngine,
+) -> None:
+    from backend.reasoning.models import SubQuery
+
+    question = "When was the Eiffel Tower completed?"
+    plan = await engine.plan(question, ["docs"])
+    found_by = [plan.sub_queries[0].id]  # what the question's own search found
+    sources = [
+        source(
+            "S1", "Tower facts", "The Eiffel Tower was completed in 1889.", sub_query_ids=found_by
+        )
+    ]
+    bridge = SubQuery(
+        id="q9", text="NamedTuples completed", sources=["docs"], hop=2, purpose="bridge: x"
+    )
+    bridge.purpose = "bridge: NamedTuples"
+    plan = plan.model_copy(update={"sub_queries": [bridge, *plan.sub_queries]})
+    claims = await engine.extract_claims(plan, sources)
+    verdicts = await engine.verify(claims, sources)
+    report = await engine.write_report(plan, claims, verdicts, sources)
+    assert "NamedTuples" not in report.markdown  # not asked: not "not covered"
