@@ -103,6 +103,7 @@ def capture(
         f"{summary['answer_correct']}",
         file=sys.stderr,
     )
+    print(json.dumps(summary), file=sys.stderr)  # the eval's own figures, as `marsa eval qa`
 
 
 def _capture_hotpotqa(
@@ -130,6 +131,7 @@ def _capture_hotpotqa(
         f"hotpotqa: {len(kept)} captured; eval answer_in_answer {summary['answer_in_answer']}",
         file=sys.stderr,
     )
+    print(json.dumps(summary), file=sys.stderr)
 
 
 def replay(name: str, captures: Path, vectors: SentenceVectors) -> list[dict[str, Any]]:
