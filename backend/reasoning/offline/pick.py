@@ -89,6 +89,9 @@ ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question th
 LIST_WINDOWS: Final = 2  # a lead-in with its list weighs as 3 sentences (as 1 for a list question)
 CHANGELOG_FACTOR: Final = 0.85
 HISTORY_FACTOR: Final = 0.9  # "The make_object method was deprecated …" for "the intended way"
+SYMPTOM_FACTOR: Final = (
+    0.85  # "you'll likely see an error like this one:" for "how do I get past it"
+)
 HOP_BONUS: Final = 0.05
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
@@ -487,8 +490,19 @@ def _score(
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     if _only_history(passage, asked_question):
         score *= HISTORY_FACTOR
+    if asked.how_to and _SYMPTOM.search(passage.lead or plain(passage.quote)):
+        score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+# "… you'll likely see an error like this one:": what goes wrong, shown, not how to fix it
+_SYMPTOM: Final = re.compile(
+    r"\byou(?:'ll|\s+will|\s+may|\s+might|\s+would)?\s+(?:likely\s+|probably\s+)?"
+    r"(?:see|get|encounter|receive)\s+(?:an?\s+)?(?:error|exception|warning|traceback)"
+    r"|\b(?:error|exception|traceback)\s+(?:like|such as)\s+(?:this|the following)\b",
+    re.I,
+)
 
 
 def _only_history(passage: Passage, question: str) -> bool:

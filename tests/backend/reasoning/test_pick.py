@@ -1166,3 +1166,25 @@ async def test_a_premise_saying_it_is_off_is_denied_by_enabled_by_default(
         [source("S1", "Validation", VALIDATION)],
     )
     assert agreed.denial is None
+
+
+TLS_VERSIONS = (
+    "## TLS minimum and maximum versions\n\nWhen the configured TLS versions by urllib3 aren't "
+    "compatible with the TLS versions that the server is willing to use you'll likely see an "
+    "error like this one:\n\n```\nSSLError(1, '[SSL: UNSUPPORTED_PROTOCOL] unsupported "
+    "protocol (_ssl.c:1124)')\n```\n\nFor example if the server requires TLS 1.0 you'd "
+    "configure urllib3 like so:\n\n```python\nhttp = urllib3.PoolManager(\n"
+    "    ssl_minimum_version=ssl.TLSVersion.TLSv1\n)\n```\n"
+)
+
+
+async def test_asked_how_the_error_the_asker_already_sees_is_not_the_answer(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        'Requests to an old device fail with "[SSL: UNSUPPORTED_PROTOCOL] unsupported '
+        'protocol". The device only speaks TLS 1.0. How do I get urllib3 to talk to it again?',
+        [source("S1", "Advanced Usage", TLS_VERSIONS)],
+    )
+    assert pick.best is not None and "ssl_minimum_version" in pick.best.passage.quote
