@@ -315,7 +315,7 @@ _THE_TWO: Final = re.compile(r"\b(?:the|these|those)\s+two\b|\bboth\b(?!\s+\w+\s
 
 _EITHER: Final = re.compile(
     r"\b(?:either|both)\s+(?:the\s+)?(?P<a>[^,.;?]+?)\s+(?:or|and)\s+(?:the\s+)?"
-    r"(?P<b>[^,.;?]+?)\s*(?=[,.;?]|$)",
+    r"(?P<b>[^,;?]+?)\s*(?=[,;?]|\.(?:\s|$)|$)",
     re.I,
 )
 
@@ -329,12 +329,19 @@ def comparison_entities(query: str) -> list[str]:
     # ("… can use either the stat backend or the watchdog backend. How do the two detect file
     # changes differently?": an ask about "the two" compares what the scene names.)
     if ask != query and _THE_TWO.search(ask):
-        scene = query.replace(ask, " ")
-        either = _EITHER.search(scene)
+        if found := _named_pair(query):
+            return found
+        either = _EITHER.search(query.replace(ask, " "))
         if either and (pair := _sides(_clean_entity(either["a"]), _clean_entity(either["b"]))):
             return pair
-    elif ask != query and len(key_terms(ask)) >= MIN_ASK_WORDS:
+        return []
+    if ask != query and len(key_terms(ask)) >= MIN_ASK_WORDS:
         query = ask
+    return _named_pair(query)
+
+
+def _named_pair(query: str) -> list[str]:
+    """The two things the question compares, by its wording or its names; [] if none."""
     for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
         if match:

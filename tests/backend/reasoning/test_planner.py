@@ -589,6 +589,13 @@ def test_an_ask_about_the_two_compares_what_the_scene_names() -> None:
     )
     assert plan.kind == "comparison"
     assert plan.entities == ["stat backend", "watchdog backend"]
+    # names the question gives in code are the sides, whole ("env.py" does not end a side)
+    hooks = plan_question(
+        "I can filter them out with either include_name or include_object in env.py. What's "
+        "the practical difference between the two hooks?",
+        ALL,
+    )
+    assert hooks.entities == ["include_name", "include_object"]
     # a scene naming two things, with an ask that is not about both, compares nothing
     other = plan_question(
         "Our validators return True or False. Since which release is that supported?", ALL
