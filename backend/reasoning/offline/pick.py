@@ -320,19 +320,17 @@ def choose(
         p
         for s in sources
         for p in passages(s)
-        # asked how, the code answers with the prose before it
+        # (asked how, the code answers with the prose before it: not that prose alone)
         if not (asked.how_to and p.before_code)
-    ]
-    candidates = [
-        p
-        for p in candidates
-        if (asked.how_to and not p.is_defaults)
-        or not p.is_code
-        or (defaults and p.is_defaults)
-        or (quoted and not p.is_defaults and _shows(p, quoted))
-        # "Which environment variable …": often named only in the code that sets it
-        # ("Environment variables: ``NOXSESSION=tests nox``")
-        or (env_var and not p.is_defaults and names_wanted_type(asked, p.quote, plan.query))
+        and (
+            (asked.how_to and not p.is_defaults)
+            or not p.is_code
+            or (defaults and p.is_defaults)
+            or (quoted and not p.is_defaults and _shows(p, quoted))
+            # "Which environment variable …": often named only in the code that sets it
+            # ("Environment variables: ``NOXSESSION=tests nox``")
+            or (env_var and not p.is_defaults and names_wanted_type(asked, p.quote, plan.query))
+        )
     ]
     if not candidates:
         return Pick(None, False)
@@ -405,6 +403,12 @@ def choose(
     return Pick(top, found, denial, scored, idf)
 
 
+def _context(passage: Passage) -> str:
+    """The words around a passage: its document's title and headings (a title word counts
+    half in ``coverage``)."""
+    return " ".join([passage.source.title, *passage.source.sections])
+
+
 def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
     """A question that sets a long scene is answered by a passage holding most of what its
     asking part says, with the kind of thing asked for, however few of the scene's words it
@@ -413,7 +417,7 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
     if not asked.focus or not top.cue or top.coverage < MIN_CLOSE_COVERAGE:
         return False
     passage = top.passage
-    context = " ".join([passage.source.title, *passage.source.sections])
+    context = _context(passage)
     text = f"{passage.section}\n{passage.intro}\n{passage.quote}"
     return coverage(list(asked.focus), text, context, idf) >= ASK_COVERAGE
 
@@ -452,7 +456,7 @@ def _score(
     # The passage's own section heading says what it is about ("There are no configuration
     # options for this middleware class." under "HTTPSRedirectMiddleware"); the document's
     # title and its other headings count half.
-    context = " ".join([passage.source.title, *passage.source.sections])
+    context = _context(passage)
     focus = asked.focus if column == 0 else ()
     # An item of a list is read with the list's lead-in ("Black will exit with:" / "code 123
     # if there was an internal error"); a question asking for a list wants the whole list.
