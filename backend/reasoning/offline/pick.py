@@ -93,6 +93,7 @@ SYMPTOM_FACTOR: Final = (
     0.85  # "you'll likely see an error like this one:" for "how do I get past it"
 )
 HOP_BONUS: Final = 0.05
+SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
@@ -374,6 +375,7 @@ def choose(
         if best is not None:
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
+    scored = _fuller_sibling_first(scored, asked.terms)
     named = identifiers(plan.query)
     if needs_value(asked) and named:
         # A value answers only about the thing the question names: "80 characters" of the
@@ -401,6 +403,43 @@ def choose(
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
+    """A passage of the same section as the best, scored close to it, that holds every word
+    of the question the best holds and more, and enough to answer, answers better: "Warning:
+    When loading, dump-only fields are considered unknown. If the `unknown` option is set to
+    `INCLUDE`, …" before "… the `dump_only` and `load_only` parameters are conceptually
+    equivalent to "read-only" and "write-only" fields" for what `unknown=INCLUDE` does to a
+    dump_only field."""
+    if len(scored) < 2 or not terms:
+        return scored
+    top = scored[0]
+    held = _held(top.passage, terms)
+    for choice in scored[1:]:
+        if choice.score < top.score - SIBLING_MARGIN:
+            break
+        if (
+            choice.passage.source.id == top.passage.source.id
+            and choice.passage.section == top.passage.section
+            and choice.cue >= top.cue
+            and choice.coverage >= MIN_COVERAGE  # (and holds enough to answer by itself)
+            # (a longer window round the best holds more words: it is the same passage)
+            and not set(choice.passage.sentences) & set(top.passage.sentences)
+            and held < _held(choice.passage, terms)
+        ):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+def _held(passage: Passage, terms: list[str]) -> frozenset[str]:
+    """The question's words the passage itself holds (as ``coverage`` counts them)."""
+    stems = part_stems(f"{passage.intro}\n{passage.quote}")
+    return frozenset(
+        t
+        for t in terms
+        if (_shows_flag(passage.quote, t) if t.startswith("-") else _holds(stems, stem(t.lower())))
+    )
 
 
 def _context(passage: Passage) -> str:
@@ -626,7 +665,10 @@ def identifiers(question: str) -> list[str]:
             continue
         # PascalCase of code ("SessionMiddleware", "CORSMiddleware"), not a surname
         # ("McCann", "LaGuardia"): the first part has four letters or is an acronym.
-        pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name)
+        # Three humps or more are code whatever their length ("WebSocketException").
+        pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name) or re.fullmatch(
+            r"(?:[A-Z][a-z]+){3,}", name
+        )
         if "_" in name or "." in name or pascal or token[0]:
             out.append(name)
     return [n for n in dict.fromkeys(out) if len(n) > 1]

@@ -6,11 +6,13 @@ import pytest
 
 from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.passages import passages
 from backend.reasoning.offline.pick import (
     LIST_WINDOWS,
     MIN_CLOSE_COVERAGE,
     WINDOW_PENALTY,
     Choice,
+    _fuller_sibling_first,
     _gone_named,
     _holds_the_ask,
     _opposes,
@@ -190,6 +192,8 @@ def test_identifiers_are_code_names_not_surnames() -> None:
     assert identifiers("How wide is the bar click.progressbar draws?") == ["click.progressbar"]
     assert identifiers("What max_age does CORSMiddleware use?") == ["max_age", "CORSMiddleware"]
     assert identifiers("When was Les McCann born, and when was LaGuardia built?") == []
+    # three humps are code however short the first ("Web"): Starlette's WebSocketException
+    assert identifiers("Which close code does WebSocketException use?") == ["WebSocketException"]
 
 
 def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() -> None:
@@ -1188,3 +1192,48 @@ async def test_asked_how_the_error_the_asker_already_sees_is_not_the_answer(
         [source("S1", "Advanced Usage", TLS_VERSIONS)],
     )
     assert pick.best is not None and "ssl_minimum_version" in pick.best.passage.quote
+
+
+# marshmallow's quickstart: the warning answers; the sentence before it only names dump_only.
+READ_ONLY = (
+    "# Quickstart\n\n## Read-only and write-only fields\n\n"
+    "In the context of a web API, the `dump_only` and `load_only` parameters are conceptually "
+    'equivalent to "read-only" and "write-only" fields, respectively.\n\n'
+    "Warning: When loading, dump-only fields are considered unknown. If the `unknown` option "
+    "is set to `INCLUDE`, values with keys corresponding to those fields are therefore loaded "
+    "with no validation."
+)
+
+
+def _choice(text: str, score: float, coverage: float = 0.3) -> Choice:
+    passage = next(p for p in passages(source("S1", "Quickstart", READ_ONLY)) if p.quote == text)
+    return Choice(passage, score, 0.5, coverage, True)
+
+
+def test_a_sibling_close_behind_holding_more_of_the_question_comes_first() -> None:
+    terms = ["unknown", "include", "dump_only", "field", "load"]
+    opening = "In the context of a web API, the `dump_only` and `load_only` parameters"
+    names = next(
+        p.quote
+        for p in passages(source("S1", "Quickstart", READ_ONLY))
+        if p.quote.startswith(opening) and "Warning" not in p.quote
+    )
+    warning = next(
+        p.quote
+        for p in passages(source("S1", "Quickstart", READ_ONLY))
+        if p.quote.startswith("Warning: When loading") and "no validation" in p.quote
+    )
+    top, sibling = _choice(names, 0.51), _choice(warning, 0.48)
+    assert _fuller_sibling_first([top, sibling], terms)[0] is sibling
+    # not when it is further behind, nor when it holds nothing the best does not
+    assert _fuller_sibling_first([top, _choice(warning, 0.4)], terms)[0] is top
+    assert _fuller_sibling_first([top, sibling], ["dump_only", "field"])[0] is top
+    # nor when what it holds is too little to answer by itself
+    assert _fuller_sibling_first([top, _choice(warning, 0.48, 0.2)], terms)[0] is top
+    # a longer window round the best holds more of its words but is the same passage
+    both = next(
+        p.quote
+        for p in passages(source("S1", "Quickstart", READ_ONLY))
+        if p.quote.startswith(names) and "no validation" in p.quote
+    )
+    assert _fuller_sibling_first([top, _choice(both, 0.5)], terms)[0] is top
