@@ -53,7 +53,11 @@ class Settings(BaseSettings):
         description="Key for the openai embedder.",
     )
     embed_batch_size: int = Field(
-        default=32, ge=1, le=512, description="Texts per embedding batch."
+        default=32,
+        ge=1,
+        le=512,
+        description="Texts per embedding batch at most (minilm-onnx also caps a batch at 512 "
+        "tokens: long texts run faster alone).",
     )
     chunk_words: int = Field(
         default=200,
