@@ -182,6 +182,7 @@ def passages(source: Source) -> list[Passage]:
     """Every passage of a source: windows of 1–3 consecutive usable sentences (not across a
     code block, heading or table), and each lead-in line with the list items after it."""
     sentences = _sentences(source)
+    spans = chunk_spans(source)
     out: list[Passage] = []
     for i, first in enumerate(sentences):
         if first.goes_on:
@@ -216,7 +217,9 @@ def passages(source: Source) -> list[Passage]:
                 break
             # The text joins a document's chunks without their headings: a window stays in
             # its section ("default: `edit/master/docs/`" ends one option's entry).
-            if source.chunks and section_of(source, nxt.text) != section_of(source, first.text):
+            if source.chunks and section_at(source, spans, nxt.start, nxt.text) != section_at(
+                source, spans, first.start, first.text
+            ):
                 break
             if nxt.lead_in:
                 # "… matching on the whole host names instead of just the subdomain. To enable
@@ -245,8 +248,8 @@ def passages(source: Source) -> list[Passage]:
                 continue
             out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
     for passage in out:
-        passage.section = section_of(source, passage.sentences[0])
         passage.start = sentences[passage.first].start
+        passage.section = section_at(source, spans, passage.start, passage.sentences[0])
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)
@@ -346,11 +349,38 @@ SHORT_CODE_LINES: Final = 2
 
 
 def section_of(source: Source, sentence: str) -> str:
-    """The heading of the section a sentence of the source sits in ('' when unknown)."""
+    """The heading of the section a sentence of the source sits in ('' when unknown): the
+    first chunk holding it. A sentence said in several sections ("Default: `None`" under
+    each setting of a reference page) is placed by its offset instead (``section_at``)."""
     for chunk, heading in zip(source.chunks, source.chunk_sections, strict=False):
         if sentence in chunk:
             return heading
     return ""
+
+
+def chunk_spans(source: Source) -> list[tuple[int, int, str]]:
+    """(start, end, heading) of each chunk in the source's text, in order."""
+    spans = []
+    position = 0
+    for chunk, heading in zip(source.chunks, source.chunk_sections, strict=False):
+        at = source.text.find(chunk, position)
+        if at < 0:
+            at = source.text.find(chunk)
+        if at < 0:
+            continue
+        spans.append((at, at + len(chunk), heading))
+        position = at + 1
+    return spans
+
+
+def section_at(source: Source, spans: list[tuple[int, int, str]], start: int, sentence: str) -> str:
+    """The heading of the chunk holding the sentence found at ``start`` of the text (by
+    place, not by words: the same words may sit under another heading earlier on)."""
+    end = start + len(sentence)
+    for low, high, heading in spans:
+        if low <= start and end <= high:
+            return heading
+    return section_of(source, sentence)
 
 
 def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:

@@ -336,8 +336,11 @@ def choose(
     if not candidates:
         return Pick(None, False)
     idf = _idf(sources)
-    sentences = sorted({t for p in candidates for t in p.sentences})
-    row = {t: i for i, t in enumerate(sentences)}
+    # One row per sentence under its heading: "Default: `None`" under `SESSION_COOKIE_DOMAIN`
+    # and under `SESSION_COOKIE_SAMESITE` are two statements.
+    keys = sorted({(p.section, t) for p in candidates for t in p.sentences})
+    row = {key: i for i, key in enumerate(keys)}
+    sentences = [t for _, t in keys]
     # Only a bridge hop asks something the question does not (an expanded search repeats it).
     # Scored against a hop's own search only for a multi-hop question: elsewhere a follow-up
     # search finds more sources, but the question is still what must be answered.
@@ -352,8 +355,8 @@ def choose(
     searches = [plan.query, *(sq.text for sq in hops), *asking]
     # A sentence is read with the heading it sits under ("Used to add a single background task
     # to a response." under "BackgroundTask"), and as it stands: the mean of the two cosines.
-    holder = {t: p.source for p in reversed(candidates) for t in p.sentences}
-    headed = [under_heading(holder[t], t) for t in sentences]
+    title = {(p.section, t): p.source.title for p in reversed(candidates) for t in p.sentences}
+    headed = [_headed(section or title[section, t], t) for section, t in keys]
     sims = 0.5 * (vectors.cosine(sentences, searches) + vectors.cosine(headed, searches))
     ranks = _ranks(sources)
     listing = asked.kind == "list" or plan.kind == "list"
@@ -464,7 +467,10 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
 def under_heading(source: Source, sentence: str) -> str:
     """The sentence after the heading of the section it sits in (its document's title when
     the section has none), as a reader meets it."""
-    heading = section_of(source, sentence) or source.title
+    return _headed(section_of(source, sentence) or source.title, sentence)
+
+
+def _headed(heading: str, sentence: str) -> str:
     return f"{plain(heading)}: {sentence}" if heading else sentence
 
 
@@ -475,16 +481,17 @@ def _score(
     column: int,
     hop: int,
     sims: object,
-    row: dict[str, int],
+    row: dict[tuple[str, str], int],
     idf: dict[str, float],
     ranks: dict[str, int],
     asked_question: str = "",
     listing: bool = False,
 ) -> Choice:
     matrix = sims  # numpy array (sentences × searches)
-    each = [float(matrix[row[t], column]) for t in passage.sentences]  # type: ignore[index]
+    section = passage.section
+    each = [float(matrix[row[section, t], column]) for t in passage.sentences]  # type: ignore[index]
     if column == 0 and asked.focus:  # half the whole question, half its asking part
-        own = [float(matrix[row[t], -1]) for t in passage.sentences]  # type: ignore[index]
+        own = [float(matrix[row[section, t], -1]) for t in passage.sentences]  # type: ignore[index]
         each = [0.5 * (a + b) for a, b in zip(each, own, strict=True)]
     # A sentence that adds nothing to the best one dilutes the passage; a list is about what
     # its lead-in line says (its items are the details).
@@ -697,11 +704,13 @@ def _names_any(passage: Passage, named: list[str]) -> bool:
 
 
 def unknown_names(question: str, sources: list[Source]) -> list[str]:
-    """Names and identifiers the question uses that no retrieved text mentions ("Kerberos",
-    "max_body_size"): the sources are about something else."""
+    """Names and identifiers the question uses that no retrieved text or heading mentions
+    ("Kerberos", "max_body_size"): the sources are about something else. (A reference
+    entry is headed with its name: `SESSION_COOKIE_SAMESITE` over "Default: `None`".)"""
     seen: set[str] = set()
     for source in sources:
-        seen |= content_stems(f"{source.title}\n{source.text}")
+        headings = "\n".join(source.chunk_sections)
+        seen |= content_stems(f"{source.title}\n{headings}\n{source.text}")
     missing = []
     said: str | None = None
     for found in re.finditer(r"[A-Za-z][\w.-]*\w(?:/\d+(?:\.\d+)*)?", question):
@@ -1004,11 +1013,18 @@ def _denial(
         passage = choice.passage
         if len(passage.sentences) != 1:
             continue
+        about = f"{passage.section}\n{passage.quote}"
+        # A question naming code is denied only by a sentence about that code (it or its
+        # section names it): "Browsers will not allow JavaScript access …" under
+        # `SESSION_COOKIE_HTTPONLY` denies nothing of "What is the default value of
+        # SESSION_COOKIE_SAMESITE?", however many words the two names share.
+        named_here = not named or any(names_code(about, n) for n in named)
         # A sentence about as near the question in meaning as any, saying it cannot be done,
         # denies it in other words ("… in place?" / "Bound loggers are immutable, so it's not
         # possible to modify a context directly.").
         if (
-            choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
+            named_here
+            and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
         ):
@@ -1018,9 +1034,8 @@ def _denial(
             # configure fields.FormattedString …?", however few of its other words it holds
         if assigned and not passage.is_code and _gone_named(passage.quote, assigned, True):
             return choice  # "I put `note = nightly build` under [run] …"
-        if choice.coverage < DENIAL_COVERAGE:
+        if choice.coverage < DENIAL_COVERAGE or not named_here:
             continue
-        about = f"{passage.section}\n{passage.quote}"
         held = part_stems(about)
         about_it = (
             rarest.lower() in about.lower()

@@ -278,6 +278,19 @@ def test_the_quoted_input_of_a_doctest_is_shown_with_the_exception_it_raises() -
     assert "ValueError" not in shown_for(coded, ["field", "to_bool", "string", "norway"])
 
 
+def test_the_same_sentence_under_two_headings_sits_under_each_where_it_is() -> None:
+    # A reference page says "Default: `None`" under several settings: each is its own.
+    first = "Where the cache lives on disk.\n\nDefault: `None`"
+    second = "How cookies are sent with requests from other sites.\n\nDefault: `None`"
+    doc = source("S1", "Configuration", f"{first}\n\n{second}")
+    doc.chunks = [first, second]
+    doc.chunk_sections = ["`CACHE_DIR`", "`COOKIE_SAMESITE`"]
+    defaults = [p for p in passages(doc) if p.quote == "Default: `None`"]
+    assert [p.section for p in defaults] == ["`CACHE_DIR`", "`COOKIE_SAMESITE`"]
+    # and a window does not run from one setting's entry into the next
+    assert not any("Where the cache" in p.quote and "cookies" in p.quote for p in passages(doc))
+
+
 def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
     text = "Enforces that all incoming requests must either be `https` or `wss`."
     doc = source("S1", "Middleware", f"{text}\n\nCookies are ignored in case of an error.")

@@ -152,6 +152,29 @@ async def test_a_sentence_is_about_its_section_heading(engine: OfflineEngine) ->
     assert "no configuration options" in pick.denial.passage.text
 
 
+async def test_a_negation_under_another_settings_name_denies_nothing_of_a_named_setting(
+    engine: OfflineEngine,
+) -> None:
+    # The two names share "CACHE" and "SHARED"; only the asked one's entry speaks of it
+    # (Flask's "What is the default value of SESSION_COOKIE_SAMESITE?" was "denied" by
+    # "`SESSION_COOKIE_HTTPONLY`: Browsers will not allow JavaScript access …").
+    listing = (
+        "- `CACHE_SHARED_MEMORY`: By default, workers will not allow others to read a shared "
+        "cached value.\n- `CACHE_DIR`: Where the cache lives on disk."
+    )
+    entry = "How long a shared cached value is kept, in seconds.\n\nDefault: `300`"
+    doc = source("S1", "Configuration", f"{listing}\n\n{entry}").model_copy(
+        update={
+            "chunks": [listing, entry],
+            "chunk_sections": ["Builtin Configuration Values", "`CACHE_SHARED_TTL`"],
+            "chunk_ids": ["d:0", "d:1"],
+        }
+    )
+    pick = await _pick(engine, "What is the default value of CACHE_SHARED_TTL?", [doc])
+    assert pick.denial is None
+    assert pick.found and pick.best is not None and "300" in pick.best.passage.quote
+
+
 def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
     idf = {"": 1.0}
     assert coverage(["configuration"], "How to configure it.", "", idf) == 1.0
