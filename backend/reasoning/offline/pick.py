@@ -93,6 +93,7 @@ SYMPTOM_FACTOR: Final = (
     0.85  # "you'll likely see an error like this one:" for "how do I get past it"
 )
 HOP_BONUS: Final = 0.05
+ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that never says "retry"
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
@@ -540,10 +541,53 @@ def _score(
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     if _only_history(passage, asked_question):
         score *= HISTORY_FACTOR
+    action = _action(asked_question) if asked.how_to and column == 0 else ""
+    if action and not _holds(part_stems(f"{passage.section}\n{passage.quote}"), action):
+        score *= ACTION_FACTOR
     if asked.how_to and _SYMPTOM.search(passage.lead or plain(passage.quote)):
         score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+# "How do I retry failed connections?": what the asker wants done, the verb after "how do I".
+_ACTION: Final = re.compile(
+    r"\bhow\s+(?:do|can|could|should|would|might|must)\s+(?:i|we|you|one)\s+"
+    r"(?:(?:then|also|still|now|best|properly|safely)\s+)?(?P<verb>[a-z]+)\b",
+    re.I,
+)
+# Verbs that say little of their own ("How do I make …", "How do I get …"): the words after
+# them name the task.
+_LIGHT_VERBS: Final = frozenset(
+    [
+        "be",
+        "do",
+        "get",
+        "have",
+        "make",
+        "use",
+        "go",
+        "let",
+        "keep",
+        "put",
+        "set",
+        "see",
+        "take",
+        "give",
+        "tell",
+        "find",
+    ]
+)
+
+
+def _action(question: str) -> str:
+    """The stem of the verb a how-to question asks to be done ("retry"), or '' when it has
+    none or a light one ("make", "get")."""
+    m = _ACTION.search(question)
+    if m is None:
+        return ""
+    verb = m.group("verb").lower()
+    return "" if verb in _LIGHT_VERBS or verb in STOPWORDS else stem(verb)
 
 
 # "… you'll likely see an error like this one:": what goes wrong, shown, not how to fix it

@@ -175,6 +175,31 @@ async def test_a_negation_under_another_settings_name_denies_nothing_of_a_named_
     assert pick.found and pick.best is not None and "300" in pick.best.passage.quote
 
 
+SSL_ERRORS = (
+    "By default httpx will verify HTTPS connections, and raise an error for invalid SSL "
+    'cases...\n\n```pycon\n>>> httpx.get("https://expired.badssl.com/")\nhttpx.ConnectError: '
+    "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired\n```"
+)
+RETRIES = (
+    "Connection retries are also available via this interface. Requests will be retried the "
+    "given number of times in case an `httpx.ConnectError` or an `httpx.ConnectTimeout` "
+    "occurs, allowing smoother operation under flaky networks.\n\n```pycon\n>>> transport = "
+    "httpx.HTTPTransport(retries=1)\n```"
+)
+
+
+async def test_a_how_to_is_answered_by_a_passage_that_speaks_of_the_action_asked(
+    engine: OfflineEngine,
+) -> None:
+    # httpx's docs: the SSL passage holds "failed", "connections" and "httpx", not "retry".
+    pick = await _pick(
+        engine,
+        "How do I retry failed connections in httpx?",
+        [source("S1", "Transports", RETRIES), source("S2", "SSL", SSL_ERRORS)],
+    )
+    assert pick.best is not None and "retr" in pick.best.passage.quote
+
+
 def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
     idf = {"": 1.0}
     assert coverage(["configuration"], "How to configure it.", "", idf) == 1.0
