@@ -45,6 +45,7 @@ from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import POINTS_BACK, Asked, analyse, needs_value
 from backend.reasoning.offline.signals import is_year_token, tokens
 from backend.reasoning.offline.text import (
+    STOPWORDS,
     capitalised_spans,
     key_terms,
     mentions,
@@ -648,7 +649,31 @@ def _yes_or_no(question: str, choice: Choice) -> str:
         and any(says_gone(t) for t in choice.passage.sentences)
     ):
         return "No:"  # "Is that still the way to do it?" / "Passing "self" is deprecated."
+    if not has_negation(passage) and _points_elsewhere(passage, question):
+        return ""  # the sentence, as it stands, says who does it
     return "No:" if _denies(passage) != _denies(asked) else "Yes:"
+
+
+# "… you can use [Hishel](…) for HTTPX.": another package does what was asked of this one.
+_USE_OTHER: Final = re.compile(
+    r"\b(?:you\s+(?:can|could|may|might|should)\s+(?:also\s+)?|consider\s+|try\s+)"
+    r"(?:use|using|install|installing|add|adding)\s+(?:the\s+)?[`[]?(?P<name>[A-Za-z][\w.-]*)",
+    re.I,
+)
+
+
+def _points_elsewhere(passage: str, question: str) -> bool:
+    """Does the passage point to a package the question does not name, by its proper or code
+    name, for what it asks ("Does httpx cache responses?" / "… you can use Hishel for
+    HTTPX.")? A "Yes" would say the library does it itself."""
+    asked = question.lower()
+    for m in _USE_OTHER.finditer(passage):
+        raw = m.group("name")
+        coded = passage[m.start("name") - 1 : m.start("name")] == "`"
+        name = raw.strip(".").lower()
+        if (raw[0].isupper() or coded) and name not in STOPWORDS and name not in asked:
+            return True
+    return False
 
 
 _STILL: Final = re.compile(r"\bstill\b", re.I)

@@ -520,6 +520,16 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
             "Yes:",
         ),
         ("Does it run with no config?", "It runs without a config file.", 0.9, "Yes:"),
+        # another package pointed to does it, not the one asked about (httpx's docs)
+        (
+            "Does httpx cache responses?",
+            "If you use `requests-cache` to add HTTP Caching support to the `requests` "
+            "library, you can use [Hishel](https://hishel.com) for HTTPX.",
+            0.9,
+            "",
+        ),
+        ("Does httpx cache responses?", "You can use `hishel` to cache responses.", 0.9, ""),
+        ("Can I use the stat reloader?", "You can use the `stat` reloader instead.", 0.9, "Yes:"),
     ],
 )
 def test_a_yes_no_lead_only_where_yes_or_no_answers(
