@@ -33,6 +33,16 @@ def source(
     )
 
 
+def sectioned(id: str, title: str, sections: list[tuple[str, str]]) -> Source:
+    """A document source whose retrieved chunks sit under headings: (heading, text) each,
+    the text joining them as retrieval does."""
+    doc = source(id, title, "\n\n".join(text for _, text in sections))
+    doc.chunks = [text for _, text in sections]
+    doc.chunk_sections = [heading for heading, _ in sections]
+    doc.chunk_ids = [f"{id.lower()}:{n}" for n in range(len(sections))]
+    return doc
+
+
 ARTHURS = (
     "Arthur's Magazine (1844–1846) was an American literary periodical published in "
     "Philadelphia in the 19th century. Edited by T.S. Arthur, it featured work by Edgar A. Poe, "

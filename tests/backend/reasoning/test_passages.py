@@ -12,7 +12,7 @@ from backend.reasoning.offline.passages import (
     shown_for,
 )
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
-from tests.backend.reasoning.corpus import source
+from tests.backend.reasoning.corpus import sectioned, source
 
 LIMITS = """You can control the connection pool size using the `limits` argument.
 It takes instances of `httpx.Limits` which define:
@@ -253,9 +253,7 @@ def test_a_window_stays_in_its_section_though_the_text_joins_the_chunks() -> Non
     # A document's text joins its retrieved chunks without their headings.
     entry = "The edit link uses the repository's edit path.\n\ndefault: `edit/master/docs/`"
     branch = "Set the remote branch to commit to when deploying.\n\ndefault: `gh-pages`"
-    doc = source("S1", "Configuration", f"{entry}\n\n{branch}")
-    doc.chunks = [entry, branch]
-    doc.chunk_sections = ["edit_uri", "remote_branch"]
+    doc = sectioned("S1", "Configuration", [("edit_uri", entry), ("remote_branch", branch)])
     found = passages(doc)
     assert found
     for passage in found:
@@ -282,9 +280,7 @@ def test_the_same_sentence_under_two_headings_sits_under_each_where_it_is() -> N
     # A reference page says "Default: `None`" under several settings: each is its own.
     first = "Where the cache lives on disk.\n\nDefault: `None`"
     second = "How cookies are sent with requests from other sites.\n\nDefault: `None`"
-    doc = source("S1", "Configuration", f"{first}\n\n{second}")
-    doc.chunks = [first, second]
-    doc.chunk_sections = ["`CACHE_DIR`", "`COOKIE_SAMESITE`"]
+    doc = sectioned("S1", "Configuration", [("`CACHE_DIR`", first), ("`COOKIE_SAMESITE`", second)])
     defaults = [p for p in passages(doc) if p.quote == "Default: `None`"]
     assert [p.section for p in defaults] == ["`CACHE_DIR`", "`COOKIE_SAMESITE`"]
     # and a window does not run from one setting's entry into the next
@@ -293,9 +289,8 @@ def test_the_same_sentence_under_two_headings_sits_under_each_where_it_is() -> N
 
 def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
     text = "Enforces that all incoming requests must either be `https` or `wss`."
-    doc = source("S1", "Middleware", f"{text}\n\nCookies are ignored in case of an error.")
-    doc.chunks = [text, "Cookies are ignored in case of an error."]
-    doc.chunk_sections = ["HTTPSRedirectMiddleware", "Cookies"]
+    cookies = "Cookies are ignored in case of an error."
+    doc = sectioned("S1", "Middleware", [("HTTPSRedirectMiddleware", text), ("Cookies", cookies)])
     by_text = {p.quote: p for p in passages(doc)}
     assert named_by_heading(by_text[text]) == "HTTPSRedirectMiddleware"
     # a plain word heading is no name; a passage that names its heading needs no lead

@@ -27,7 +27,7 @@ from backend.reasoning.offline.pick import (
     window_penalty,
 )
 from backend.reasoning.offline.question import analyse
-from tests.backend.reasoning.corpus import DEFAULT_SETUP, source
+from tests.backend.reasoning.corpus import DEFAULT_SETUP, sectioned, source
 
 TIMEOUTS = (
     "HTTPX is careful to enforce timeouts everywhere by default.\n\n"
@@ -163,12 +163,10 @@ async def test_a_negation_under_another_settings_name_denies_nothing_of_a_named_
         "cached value.\n- `CACHE_DIR`: Where the cache lives on disk."
     )
     entry = "How long a shared cached value is kept, in seconds.\n\nDefault: `300`"
-    doc = source("S1", "Configuration", f"{listing}\n\n{entry}").model_copy(
-        update={
-            "chunks": [listing, entry],
-            "chunk_sections": ["Builtin Configuration Values", "`CACHE_SHARED_TTL`"],
-            "chunk_ids": ["d:0", "d:1"],
-        }
+    doc = sectioned(
+        "S1",
+        "Configuration",
+        [("Builtin Configuration Values", listing), ("`CACHE_SHARED_TTL`", entry)],
     )
     pick = await _pick(engine, "What is the default value of CACHE_SHARED_TTL?", [doc])
     assert pick.denial is None
