@@ -66,6 +66,7 @@ from backend.reasoning.offline.text import (
     part_stems,
     split_sentences,
     stem,
+    word_set,
     words,
 )
 
@@ -356,8 +357,8 @@ def choose(
     searches = [plan.query, *(sq.text for sq in hops), *asking]
     # A sentence is read with the heading it sits under ("Used to add a single background task
     # to a response." under "BackgroundTask"), and as it stands: the mean of the two cosines.
-    title = {(p.section, t): p.source.title for p in reversed(candidates) for t in p.sentences}
-    headed = [_headed(section or title[section, t], t) for section, t in keys]
+    holder = {(p.section, t): p.source for p in reversed(candidates) for t in p.sentences}
+    headed = [under_heading(holder[section, t], t, section) for section, t in keys]
     sims = 0.5 * (vectors.cosine(sentences, searches) + vectors.cosine(headed, searches))
     ranks = _ranks(sources)
     listing = asked.kind == "list" or plan.kind == "list"
@@ -465,13 +466,11 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
     return coverage(list(asked.focus), text, context, idf) >= ASK_COVERAGE
 
 
-def under_heading(source: Source, sentence: str) -> str:
-    """The sentence after the heading of the section it sits in (its document's title when
-    the section has none), as a reader meets it."""
-    return _headed(section_of(source, sentence) or source.title, sentence)
-
-
-def _headed(heading: str, sentence: str) -> str:
+def under_heading(source: Source, sentence: str, section: str | None = None) -> str:
+    """The sentence after the heading of the section it sits in (``section`` when its place
+    is known, else the first chunk holding it; its document's title when the section has
+    none), as a reader meets it."""
+    heading = (section_of(source, sentence) if section is None else section) or source.title
     return f"{plain(heading)}: {sentence}" if heading else sentence
 
 
@@ -558,25 +557,8 @@ _ACTION: Final = re.compile(
 )
 # Verbs that say little of their own ("How do I make …", "How do I get …"): the words after
 # them name the task.
-_LIGHT_VERBS: Final = frozenset(
-    [
-        "be",
-        "do",
-        "get",
-        "have",
-        "make",
-        "use",
-        "go",
-        "let",
-        "keep",
-        "put",
-        "set",
-        "see",
-        "take",
-        "give",
-        "tell",
-        "find",
-    ]
+_LIGHT_VERBS: Final = word_set(
+    "be do get have make use go let keep put set see take give tell find"
 )
 
 
@@ -1085,7 +1067,7 @@ def _denial(
             rarest.lower() in about.lower()
             or (len(known) >= RARE_PAIR_TERMS and sum(stem(t.lower()) in held for t in rare) >= 2)
             or stem(rarest.lower()) in held
-            or any(names_code(about, n) for n in named)
+            or bool(named)  # (``named_here``: it names the question's code)
         )
         # … and near it in meaning: "work" (the rarest word of "How do I make -h work as
         # well as --help?" among a few pages) in a sentence on what docopt does not support
