@@ -381,6 +381,7 @@ def choose(
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     scored = _fuller_sibling_first(scored, asked.terms)
+    scored = _telling_sibling_first(scored, asked.terms)
     named = identifiers(plan.query)
     if needs_value(asked) and named:
         # A value answers only about the thing the question names: "80 characters" of the
@@ -432,6 +433,45 @@ def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice
             # (a longer window round the best holds more words: it is the same passage)
             and not set(choice.passage.sentences) & set(top.passage.sentences)
             and held < _held(choice.passage, terms)
+        ):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+def _telling_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
+    """Among the items of one list (the options of one class), the words they all share say
+    which list, not which item: an item scored close to the best item that holds as much of
+    the question and a word of it no other item holds, when the best holds none, answers
+    better ("`https_only` - Indicate that Secure flag should be set" before "`path` - The
+    path set for the session cookie" for "Which SessionMiddleware option marks the session
+    cookie Secure?")."""
+    if len(scored) < 2 or not terms or not scored[0].passage.intro:
+        return scored
+    top = scored[0]
+
+    def item(c: Choice) -> bool:  # one sentence of the best's list
+        p = c.passage
+        return (
+            len(p.sentences) == 1
+            and p.intro == top.passage.intro
+            and (p.source.id, p.section) == (top.passage.source.id, top.passage.section)
+        )
+
+    items = [c for c in scored if item(c)]
+    if len(items) < 3 or not item(top):
+        return scored
+    counts: Counter[str] = Counter(t for c in items for t in _held(c.passage, terms))
+    telling = {t for t, n in counts.items() if n == 1}
+    if _held(top.passage, terms) & telling:
+        return scored
+    for choice in scored[1:]:
+        if choice.score < top.score - SIBLING_MARGIN:
+            break
+        if (
+            item(choice)
+            and choice.cue >= top.cue
+            and choice.coverage >= top.coverage
+            and _held(choice.passage, terms) & telling
         ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored

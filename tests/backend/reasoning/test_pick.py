@@ -1283,3 +1283,34 @@ def test_a_sibling_close_behind_holding_more_of_the_question_comes_first() -> No
         if p.quote.startswith(names) and "no validation" in p.quote
     )
     assert _fuller_sibling_first([top, _choice(both, 0.5)], terms)[0] is top
+
+
+# Starlette's middleware page: every option of SessionMiddleware speaks of the session cookie.
+SESSION_OPTIONS = (
+    "Adds signed cookie-based HTTP sessions. Session information is readable but not "
+    "modifiable.\n\nThe following arguments are supported:\n\n"
+    "* `secret_key` - Should be a random string.\n"
+    '* `session_cookie` - Defaults to "session".\n'
+    "* `max_age` - Session expiry time in seconds. Defaults to 2 weeks. If set to `None` then "
+    "the cookie will last as long as the browser session.\n"
+    "* `same_site` - SameSite flag prevents the browser from sending session cookie along with "
+    "cross-site requests. Defaults to `'lax'`.\n"
+    "* `path` - The path set for the session cookie. Defaults to `'/'`.\n"
+    "* `https_only` - Indicate that Secure flag should be set (can be used with HTTPS only). "
+    "Defaults to `False`.\n"
+)
+
+
+async def test_the_option_holding_the_word_no_other_option_holds_answers(
+    engine: OfflineEngine,
+) -> None:
+    doc = sectioned("S1", "Middleware", [("SessionMiddleware", SESSION_OPTIONS)])
+    pick = await _pick(
+        engine, "Which SessionMiddleware option marks the session cookie Secure?", [doc]
+    )
+    assert pick.best is not None and "`https_only`" in pick.best.passage.quote
+    # the words every option shares decide nothing; asked about the path, `path` still answers
+    pick = await _pick(
+        engine, "Which SessionMiddleware option sets the session cookie's path?", [doc]
+    )
+    assert pick.best is not None and pick.best.passage.quote.startswith("`path`")
