@@ -373,6 +373,11 @@ _ACTOR: Final = re.compile(
 _FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;:?!)`\"'=]|$)")
 
 
+# Words a question uses to set its scene that no answer is about: "I need to show literal
+# Jinja syntax like {{ user }}" matched "… like in Python" and a loop over `user.…`.
+_FILLER: Final = word_set("need needs like")
+
+
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
@@ -386,6 +391,7 @@ def analyse(question: str) -> Asked:
     )
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     terms = key_terms(question.strip())  # the setting's words are still what an answer is about
+    terms = [t for t in terms if t not in _FILLER]
     # A command-line flag is a term as written ("make -h work as well as --help": "-h" is
     # what the answer must show; "h" is no word).
     terms += [f for f in dict.fromkeys(_FLAG.findall(question)) if f not in terms]

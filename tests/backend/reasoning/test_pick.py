@@ -1314,3 +1314,39 @@ async def test_the_option_holding_the_word_no_other_option_holds_answers(
         engine, "Which SessionMiddleware option sets the session cookie's path?", [doc]
     )
     assert pick.best is not None and pick.best.passage.quote.startswith("`path`")
+
+
+# Jinja's docs: "like in Python" and a loop over `user.get_created_pages()` hold two of the
+# question's filler words; the Escaping section holds what it asks.
+METHOD_CALLS = (
+    "In Jinja, using parentheses is required for calls, like in Python. This allows you to "
+    "pass variables to the method, which is not possible in Django. This syntax is also used "
+    "for calling macros.\n\n```\n{% for page in user.get_created_pages() %}\n...\n"
+    "{% endfor %}\n```\n"
+)
+ESCAPING = (
+    "It is sometimes desirable -- even necessary -- to have Jinja ignore parts it would "
+    "otherwise handle as variables or blocks.\n\nFor bigger sections, it makes sense to mark a "
+    "block `raw`. For example, to include example Jinja syntax in a template, you can use this "
+    "snippet:\n\n```\n{% raw %}\n<ul>\n{% for item in seq %}\n<li>{{ item }}</li>\n"
+    "{% endfor %}\n</ul>\n{% endraw %}\n```\n"
+)
+
+
+async def test_need_and_like_say_nothing_of_what_is_asked(engine: OfflineEngine) -> None:
+    question = (
+        "I need to show literal Jinja syntax like {{ user }} and {% for %} on a page that is "
+        "itself rendered by Jinja. How do I stop Jinja from processing that part?"
+    )
+    assert not {"need", "like"} & set(analyse(question).terms)
+    pick = await _pick(
+        engine,
+        question,
+        [
+            sectioned(
+                "S1", "Switching From Other Template Engines", [("Method Calls", METHOD_CALLS)]
+            ),
+            sectioned("S2", "Template Designer Documentation", [("Escaping", ESCAPING)]),
+        ],
+    )
+    assert pick.best is not None and "{% raw %}" in pick.best.passage.quote
