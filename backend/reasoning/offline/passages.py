@@ -43,7 +43,7 @@ _IMPORT: Final = re.compile(
 _CHANGELOG: Final = re.compile(
     r"^\W*(?:add|added|fix|fixed|remove|removed|change|changed|deprecate|deprecated|support|"
     r"allow|bump|update|updated|drop|dropped|raise|make|don't|do not|use|move|rename|improve|"
-    r"introduce)\b[^.]{0,120}(?:#\d+|\.)?\s*$",
+    r"introduce)\b(?:[^.]|\.(?=\w)){0,120}(?:#\d+|\.)?\s*$",  # ("Add `a.b.c`.": a name's dots)
     re.I,
 )
 _FENCED: Final = re.compile(
@@ -150,6 +150,14 @@ def _item_of(text: str, start: int) -> int:
         line_start = previous
 
 
+# A document of release notes ("Release Notes", "Changelog", "History", "What's New") and a
+# change entry's reference to its issue or pull request ("#123", "[#2375](…)").
+_RELEASE_NOTES: Final = re.compile(
+    r"\b(?:release[ -]?notes|change[ -]?log|changes|history|news|what['’]s new)\b", re.I
+)
+_ISSUE_REF: Final = re.compile(r"(?:^|[\s(\[])#\d+\b|/(?:pull|issues)/\d+")
+
+
 def is_changelog(sentence: str) -> bool:
     """A release-note entry: a short line opening with a change verb ("Add `x`", "Fix y #12")."""
     return len(words(sentence)) <= 16 and bool(_CHANGELOG.match(sentence.strip()))
@@ -247,9 +255,16 @@ def passages(source: Source) -> list[Passage]:
                 )
                 continue
             out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
+    notes = bool(_RELEASE_NOTES.search(source.title))
     for passage in out:
         passage.start = sentences[passage.first].start
         passage.section = section_at(source, spans, passage.start, passage.sentences[0])
+        passage.is_changelog = (
+            not passage.is_code
+            and is_changelog(passage.sentences[0])
+            # ("Use `session.notify` …" in a guide is an instruction)
+            and (notes or bool(_ISSUE_REF.search(passage.sentences[0])))
+        )
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)

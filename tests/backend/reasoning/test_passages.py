@@ -486,3 +486,15 @@ def test_an_object_s_own_description_is_not_read_with_the_next_object() -> None:
     )
     found = passages(source("S1", "API", text))
     assert not any("ChainableUndefined" in p.text and "When called" in p.text for p in found)
+
+
+def test_release_note_entries_are_marked_and_a_guides_instructions_are_not() -> None:
+    notes = source(
+        "S1", "Release Notes", "## 0.6.0\n\nAdd `starlette.concurrency.run_in_threadpool`."
+    )
+    assert [p.is_changelog for p in passages(notes)] == [True]  # (a dotted name's dots)
+    guide = source("S2", "Tutorial", "Use `session.notify` to queue up another session.")
+    assert [p.is_changelog for p in passages(guide)] == [False]
+    # an entry naming its pull request is one wherever it sits
+    linked = source("S3", "Middleware", "Use `ParamSpec` for `run_in_threadpool` #2375.")
+    assert [p.is_changelog for p in passages(linked)] == [True]
