@@ -764,9 +764,19 @@ def names_code(text: str, name: str) -> bool:
 
 
 def _names_any(passage: Passage, named: list[str]) -> bool:
-    """Does the passage, its section or its document's title name one of these?"""
+    """Does the passage, its section or its document's title name one of these? A parameter
+    is also named by its words as a phrase: "HTTPX does not follow redirects by default" is
+    the default of `follow_redirects`."""
     text = f"{passage.source.title}\n{passage.section}\n{passage.quote}"
-    return any(names_code(text, n) for n in named)
+    return any(names_code(text, n) or _says_in_words(plain(text), n) for n in named)
+
+
+def _says_in_words(text: str, name: str) -> bool:
+    """Does the text say a snake_case name's words in a row ("follow redirects")?"""
+    parts = name.split("_")
+    if len(parts) < 2 or "." in name or not all(p.isalpha() and len(p) >= 3 for p in parts):
+        return False
+    return re.search(r"\b" + r"\s+".join(map(re.escape, parts)) + r"\b", text, re.I) is not None
 
 
 def unknown_names(question: str, sources: list[Source]) -> list[str]:

@@ -626,7 +626,7 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return not _CANNOT.search(passage.split("```")[0])
     if asked.kind == "number" or asked.about_default:
         passage = _REFERENCES.sub(" ", passage)
-    if asked.about_default and not _DEFAULT_VALUE.search(passage):
+    if asked.about_default and not _DEFAULT_VALUE.search(_without_asked_names(asked, passage)):
         return False
     if asked.default_setup and not about_default_setup(passage):
         return False  # "I haven't configured anything": what happens by default, not otherwise
@@ -648,6 +648,18 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
             _says_name(asked, passage)
         )
     return bool(cue.search(passage))
+
+
+def _without_asked_names(asked: Asked, passage: str) -> str:
+    """The passage less the code the question itself names: "the default redirection handling
+    with the `follow_redirects` parameter" gives no default value of `follow_redirects`."""
+    known = {t.lower() for t in asked.terms}
+
+    def drop(m: re.Match[str]) -> str:
+        parts = set(re.findall(r"[a-z0-9]+", m.group(1).lower()))
+        return " " if parts and parts <= known else m.group(0)
+
+    return re.sub(r"`([^`]+)`", drop, passage)
 
 
 _LINK: Final = re.compile(r"\(?https?://[^\s)]+\)?")

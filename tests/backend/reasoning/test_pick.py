@@ -1350,3 +1350,40 @@ async def test_need_and_like_say_nothing_of_what_is_asked(engine: OfflineEngine)
         ],
     )
     assert pick.best is not None and "{% raw %}" in pick.best.passage.quote
+
+
+async def test_a_parameters_default_said_as_behaviour_answers(engine: OfflineEngine) -> None:
+    # httpx's docs: `follow_redirects` is named where no value is given; its default is said
+    # in words ("does not follow redirects by default").
+    quickstart = sectioned(
+        "S1",
+        "QuickStart",
+        [
+            (
+                "Redirection and History",
+                "You can modify the default redirection handling with the `follow_redirects` "
+                "parameter:\n\n```python\n>>> r = httpx.get('http://github.com/', "
+                "follow_redirects=True)\n```\n",
+            )
+        ],
+    )
+    compatibility = sectioned(
+        "S2",
+        "Requests Compatibility",
+        [
+            (
+                "Redirects",
+                "Unlike `requests`, HTTPX does **not follow redirects by default**.\n\n"
+                "You can still enable behaviour to automatically follow redirects, but you need "
+                "to do so explicitly...\n\n```python\nclient = httpx.Client(follow_redirects=True)"
+                "\n```\n",
+            )
+        ],
+    )
+    pick = await _pick(
+        engine,
+        "What is the default value of follow_redirects on a Client?",
+        [quickstart, compatibility],
+    )
+    assert pick.found and pick.best is not None
+    assert "not follow redirects by default" in pick.best.passage.text

@@ -539,3 +539,12 @@ def test_a_function_named_in_code_beside_the_word_function_answers_which_functio
     # only the function the question already names: no new name
     old = "The `.compare_metadata` function produces diff tuples."
     assert not names_wanted_type(asked, old, question)
+
+
+def test_the_asked_name_in_backticks_is_no_default_value() -> None:
+    asked = analyse("What is the default value of follow_redirects on a Client?")
+    assert not holds_cue(
+        asked,
+        "You can modify the default redirection handling with the `follow_redirects` parameter:",
+    )
+    assert holds_cue(asked, "`follow_redirects` - Defaults to `False`.")
