@@ -628,7 +628,16 @@ def _only_history(passage: Passage, question: str) -> bool:
     answers)?"""
     if not question or _ASKS_ABOUT_CHANGE.search(question) or _GONE.search(question):
         return False
-    return all(says_gone(t) for t in passage.sentences)
+    return all(says_gone(t) or _PAST_RELEASE.match(plain(t)) for t in passage.sentences)
+
+
+# "In marshmallow 2, `python-dateutil` was used to deserialize …", "Before version 2.0, certain
+# fields had implicit defaults": how an older release did it, not how it is done now.
+_PAST_RELEASE: Final = re.compile(
+    r"^\W*(?:in|before|prior to|until|up to)\s+(?:[A-Za-z][\w.-]*\s+)?(?:v|version\s+)?"
+    r"\d+(?:\.\d+)*(?:\.x)?\b,?\s+[^.]*?\b(?:was|were|used to|had|did)\b",
+    re.I,
+)
 
 
 def says_gone(sentence: str) -> bool:

@@ -1387,3 +1387,24 @@ async def test_a_parameters_default_said_as_behaviour_answers(engine: OfflineEng
     )
     assert pick.found and pick.best is not None
     assert "not follow redirects by default" in pick.best.passage.text
+
+
+# marshmallow's upgrading guide: how release 2 did it, then how it is done now.
+DATEUTIL = (
+    "In marshmallow 2, `python-dateutil` was used to deserialize RFC or ISO 8601 datetimes if "
+    "it was installed. In marshmallow 3, datetime deserialization is done with no additional "
+    "dependency.\n\n`python-dateutil` is no longer used by marshmallow."
+)
+
+
+async def test_how_an_older_release_did_it_is_history(engine: OfflineEngine) -> None:
+    pick = await _pick(
+        engine,
+        "Do I have to install python-dateutil for marshmallow to parse ISO 8601 datetime strings?",
+        [
+            sectioned(
+                "S1", "Upgrading to newer releases", [("`python-dateutil` recommended", DATEUTIL)]
+            )
+        ],
+    )
+    assert pick.best is not None and "no additional dependency" in pick.best.passage.quote
