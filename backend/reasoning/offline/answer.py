@@ -601,11 +601,17 @@ def _is_subject(text: str, side: str, others: list[str] | None) -> bool:
     """Is the side named among the first words of the passage, before any other side? (Code
     marks aside: "The `watchdog` backend uses …" names the watchdog backend.)"""
     text = text.replace("`", "")
-    lowered = text.lower()
-    at = lowered.find(side.lower())
+    at = _name_at(text, side)
     if at < 0 or len(words(text[:at])) > SUBJECT_WORDS:
         return False
-    return not any(0 <= lowered.find(o.lower()) < at for o in others or [])
+    return not any(0 <= _name_at(text, o) < at for o in others or [])
+
+
+def _name_at(text: str, name: str) -> int:
+    """Where the text names it as a whole ("BackgroundTasks" does not name "BackgroundTask"),
+    or -1."""
+    m = re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text, re.I)
+    return m.start() if m else -1
 
 
 def _lists_sides(text: str, side: str, others: list[str]) -> bool:

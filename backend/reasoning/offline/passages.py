@@ -259,11 +259,13 @@ def passages(source: Source) -> list[Passage]:
     for passage in out:
         passage.start = sentences[passage.first].start
         passage.section = section_at(source, spans, passage.start, passage.sentences[0])
-        passage.is_changelog = (
-            not passage.is_code
-            and is_changelog(passage.sentences[0])
+        opening = passage.sentences[0]
+        ref = bool(_ISSUE_REF.search(opening))
+        passage.is_changelog = not passage.is_code and (
             # ("Use `session.notify` …" in a guide is an instruction)
-            and (notes or bool(_ISSUE_REF.search(passage.sentences[0])))
+            (is_changelog(opening) and (notes or ref))
+            # ("Schedule `BackgroundTasks` from within … [#2688](…)" in the release notes)
+            or (notes and ref)
         )
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)

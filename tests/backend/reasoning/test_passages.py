@@ -498,3 +498,10 @@ def test_release_note_entries_are_marked_and_a_guides_instructions_are_not() -> 
     # an entry naming its pull request is one wherever it sits
     linked = source("S3", "Middleware", "Use `ParamSpec` for `run_in_threadpool` #2375.")
     assert [p.is_changelog for p in passages(linked)] == [True]
+
+
+def test_a_release_notes_entry_naming_its_pull_request_is_one_whatever_its_verb() -> None:
+    entry = "Schedule `BackgroundTasks` from within `BaseHTTPMiddleware` [#2688](https://github.com/encode/starlette/pull/2688)."
+    notes = source("S1", "Release Notes", f"## 0.38.3\n\n{entry}")
+    assert [p.is_changelog for p in passages(notes)] == [True]
+    assert [p.is_changelog for p in passages(source("S2", "Middleware", entry))] == [False]

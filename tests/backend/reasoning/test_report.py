@@ -789,3 +789,13 @@ async def test_a_follow_up_the_engine_chose_is_not_listed_as_not_covered(
     verdicts = await engine.verify(claims, sources)
     report = await engine.write_report(plan, claims, verdicts, sources)
     assert "NamedTuples" not in report.markdown  # not asked: not "not covered"
+
+
+def test_a_compared_name_is_the_subject_only_as_a_whole_name() -> None:
+    from backend.reasoning.offline.answer import _is_subject
+
+    others = ["BackgroundTasks"]
+    entry = "Fix bug on which `BackgroundTasks` were cancelled when using `BaseHTTPMiddleware`."
+    assert not _is_subject(entry, "BackgroundTask", others)
+    assert _is_subject(entry, "BackgroundTasks", ["BackgroundTask"])
+    assert _is_subject("The `BackgroundTask` class runs one task.", "BackgroundTask", others)
