@@ -201,7 +201,7 @@ def passages(source: Source) -> list[Passage]:
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
-            items = _list_after(source.text, sentences, i)
+            items = _list_after(source, sentences, i)
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
                 out += _list_with_context(source, sentences, items, i)
@@ -570,13 +570,20 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
     return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
 
 
-def _list_after(text: str, sentences: list[_Sentence], lead: int) -> list[list[_Sentence]]:
-    """The list items (each its sentences) right after a lead-in line."""
+def _list_after(source: Source, sentences: list[_Sentence], lead: int) -> list[list[_Sentence]]:
+    """The list items (each its sentences) right after a lead-in line, in its section (the
+    text joins retrieved chunks without their headings: "Use the following options …" at the
+    top of a page is not the lead-in of the Logging section's list)."""
+    text = source.text
     items: list[list[_Sentence]] = []
     previous = sentences[lead]
+    spans = chunk_spans(source) if source.chunks else []
+    section = section_at(source, spans, previous.start, previous.text) if spans else ""
     for nxt in sentences[lead + 1 :]:
         gap = text[previous.end : nxt.start]
         if nxt.item < 0 or _GAP_BREAKS.search(gap):
+            break
+        if spans and section_at(source, spans, nxt.start, nxt.text) != section:
             break
         if items and items[-1][0].item == nxt.item:
             items[-1].append(nxt)
@@ -639,7 +646,7 @@ def _paragraph_before_list(source: Source, sentences: list[_Sentence], i: int) -
         return []
     if "\n\n" not in source.text[last.end : sentences[i + 1].start]:
         return []
-    items = _list_after(source.text, sentences, i)
+    items = _list_after(source, sentences, i)
     if not items:
         return []
     start = i

@@ -1122,6 +1122,10 @@ def _denial(
         if choice.coverage < DENIAL_COVERAGE or not named_here:
             continue
         held = part_stems(about)
+        # It speaks of the thing asked for: "Uvicorn no longer ships extra dependencies … as
+        # default" holds "uvicorn" and "default" but denies no "log level".
+        if asked.wants and not any(_holds(held, stem(w.lower())) for w in asked.wants):
+            continue
         about_it = (
             rarest.lower() in about.lower()
             or (len(known) >= RARE_PAIR_TERMS and sum(stem(t.lower()) in held for t in rare) >= 2)

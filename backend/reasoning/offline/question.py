@@ -228,7 +228,8 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
 _DEFAULT_VALUE: Final = re.compile(
-    r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\b(?:true|false|none|null|enabled|disabled|on|off|"
+    # ("**Default:** *'info'*": a quoted string is a value)
+    r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\*?'[^'\s]+'|\b(?:true|false|none|null|enabled|disabled|on|off|"
     r"forever|never|always|unlimited|infinite|indefinitely)\b)"
     r"|(?:\d|`[^`]+`|\b(?:true|false|none|null)\b)[^.]{0,80}?\bdefaults?\b"
     r"|\bby default\b|\bnot \w+ \w* ?by default\b"

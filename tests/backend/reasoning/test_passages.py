@@ -505,3 +505,27 @@ def test_a_release_notes_entry_naming_its_pull_request_is_one_whatever_its_verb(
     notes = source("S1", "Release Notes", f"## 0.38.3\n\n{entry}")
     assert [p.is_changelog for p in passages(notes)] == [True]
     assert [p.is_changelog for p in passages(source("S2", "Middleware", entry))] == [False]
+
+
+def test_a_list_in_another_section_is_not_the_list_a_paragraph_points_at() -> None:
+    # The text joins retrieved chunks without their headings: the page's opening line and the
+    # Logging section's options sit side by side in it.
+    doc = sectioned(
+        "S1",
+        "Settings",
+        [
+            (
+                "Settings",
+                "Use the following options to configure Uvicorn, when running from the "
+                "command line.",
+            ),
+            (
+                "Logging",
+                "* `--log-config <path>` - Logging configuration file.\n"
+                "* `--log-level <str>` - Set the log level. **Default:** *'info'*.\n",
+            ),
+        ],
+    )
+    found = passages(doc)
+    assert not any(p.is_list and "Use the following options" in p.quote for p in found)
+    assert any(p.quote.startswith("`--log-level <str>`") for p in found)

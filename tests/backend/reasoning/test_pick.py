@@ -1408,3 +1408,41 @@ async def test_how_an_older_release_did_it_is_history(engine: OfflineEngine) -> 
         ],
     )
     assert pick.best is not None and "no additional dependency" in pick.best.passage.quote
+
+
+async def test_a_denial_speaks_of_the_thing_asked_for(engine: OfflineEngine) -> None:
+    # uvicorn's release notes: "no longer … as default" holds "uvicorn" and "default", the
+    # product's name being rare among sentences, but denies nothing of a log level.
+    notes = sectioned(
+        "S1",
+        "release-notes",
+        [
+            (
+                "Changed",
+                "Uvicorn no longer ships extra dependencies `uvloop`, `websockets` and "
+                "`httptools` as default.\nTo install these dependencies use `uvicorn[standard]`.",
+            )
+        ],
+    )
+    settings = sectioned(
+        "S2",
+        "Settings",
+        [
+            (
+                "Logging",
+                "* `--log-config <path>` - Logging configuration file.\n"
+                "* `--log-level <str>` - Set the log level. **Options:** *'critical', 'error', "
+                "'warning', 'info', 'debug', 'trace'.* **Default:** *'info'*.\n"
+                "* `--no-access-log` - Disable access log only, without changing log level.\n",
+            )
+        ],
+    )
+    behaviour = sectioned(
+        "S3",
+        "Server Behavior",
+        [("Server Errors", "Server errors will be logged at the `error` log level.")],
+    )
+    pick = await _pick(
+        engine, "What log level does uvicorn use by default?", [notes, settings, behaviour]
+    )
+    assert pick.denial is None

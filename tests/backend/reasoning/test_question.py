@@ -548,3 +548,8 @@ def test_the_asked_name_in_backticks_is_no_default_value() -> None:
         "You can modify the default redirection handling with the `follow_redirects` parameter:",
     )
     assert holds_cue(asked, "`follow_redirects` - Defaults to `False`.")
+
+
+def test_a_quoted_string_after_default_is_a_value() -> None:
+    asked = analyse("What log level does uvicorn use by default?")
+    assert holds_cue(asked, "`--log-level <str>` - Set the log level. **Default:** *'info'*.")
