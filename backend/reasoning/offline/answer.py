@@ -689,9 +689,14 @@ _STILL: Final = re.compile(r"\bstill\b", re.I)
 _ASIDE: Final = re.compile(r"\([^()]*\)|\bwithout\s+\w+ing\b", re.I)
 
 
+# "The `--reload` and `--workers` arguments are mutually exclusive.": they do not go together.
+_EXCLUSIVE: Final = re.compile(r"\b(?:mutually exclusive|incompatible)\b", re.I)
+
+
 def _denies(text: str) -> bool:
     """Does the text say no to what it is about, asides apart?"""
-    return has_negation(_ASIDE.sub(" ", text))
+    text = _ASIDE.sub(" ", text)
+    return has_negation(text) or _EXCLUSIVE.search(text) is not None
 
 
 # "… X or Y?" in the asking clause; not "or not" ("Is it set or not?") nor a trailing "or?"

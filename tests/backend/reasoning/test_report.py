@@ -530,6 +530,13 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
         ),
         ("Does httpx cache responses?", "You can use `hishel` to cache responses.", 0.9, ""),
         ("Can I use the stat reloader?", "You can use the `stat` reloader instead.", 0.9, "Yes:"),
+        # uvicorn's docs: two options that do not go together
+        (
+            "Can I use --workers together with --reload?",
+            "Note: The `--reload` and `--workers` arguments are mutually exclusive.",
+            0.9,
+            "No:",
+        ),
     ],
 )
 def test_a_yes_no_lead_only_where_yes_or_no_answers(
