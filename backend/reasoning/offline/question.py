@@ -215,7 +215,9 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         # "The proper way to type such a class variable is with `typing.ClassVar`", "attrs
         # comes with the `attrs.cmp_using` helper": the way to do it, named
         r"|\b(?:proper|right|recommended|correct|preferred|intended|simplest|easiest) way\b"
-        r"|^\W*`[\w.]+`\s*[-–:]\s",  # a documented option ("`allow_credentials` - …"): set it
+        # a documented option ("`allow_credentials` - …", "`--limit-max-requests <int>` - …"):
+        # set it
+        r"|^\W*`-{0,2}[\w.][\w.-]*(?:\s+(?:[<\[]|/\s*-)[^`]*)?`\s*[-–:]\s",
         re.I | re.M,
     ),
     "mechanism": re.compile(

@@ -553,3 +553,11 @@ def test_the_asked_name_in_backticks_is_no_default_value() -> None:
 def test_a_quoted_string_after_default_is_a_value() -> None:
     asked = analyse("What log level does uvicorn use by default?")
     assert holds_cue(asked, "`--log-level <str>` - Set the log level. **Default:** *'info'*.")
+
+
+def test_a_documented_command_line_option_is_a_way_to_do_it() -> None:
+    asked = analyse("How do I watch only certain directories for changes when reloading?")
+    option = "`--reload-dir <path>` - Specify which directories to watch for python file changes."
+    assert holds_cue(asked, option)
+    assert holds_cue(asked, "`--proxy-headers / --no-proxy-headers` - Enable/Disable X-Forwarded.")
+    assert not holds_cue(asked, "The reloader watches the current directory.")
