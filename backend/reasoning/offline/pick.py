@@ -1065,6 +1065,20 @@ def _negates(sentence: str, premise: list[str]) -> bool:
     )
 
 
+def _names_other_code(sentence: str, question: str) -> bool:
+    """Does the sentence name code (in backticks), none of which the question says?"""
+    code = [c.strip().lower() for c in re.findall(r"`([^`]+)`", sentence) if c.strip()]
+    asked = question.lower()
+
+    def said(c: str) -> bool:
+        # the thing it names, its last part: `structlog.stdlib.AsyncBoundLogger` is an
+        # AsyncBoundLogger, `TestClient(timeout=...)` a TestClient
+        name = re.split(r"[(\[\s=]", c, maxsplit=1)[0].rsplit(".", 1)[-1]
+        return c in asked or (len(name) >= 3 and name in asked)
+
+    return bool(code) and not any(said(c) for c in code)
+
+
 def _denial(
     asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
 ) -> Choice | None:
@@ -1125,6 +1139,10 @@ def _denial(
         # It speaks of the thing asked for: "Uvicorn no longer ships extra dependencies … as
         # default" holds "uvicorn" and "default" but denies no "log level".
         if asked.wants and not any(_holds(held, stem(w.lower())) for w in asked.wants):
+            continue
+        # … and not of other code: "structlog integration does not work with the deprecated
+        # `structlog.stdlib.AsyncBoundLogger`" denies nothing of the log level it logs at.
+        if _names_other_code(passage.quote, question):
             continue
         about_it = (
             rarest.lower() in about.lower()

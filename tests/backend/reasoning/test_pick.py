@@ -1446,3 +1446,28 @@ async def test_a_denial_speaks_of_the_thing_asked_for(engine: OfflineEngine) -> 
         engine, "What log level does uvicorn use by default?", [notes, settings, behaviour]
     )
     assert pick.denial is None
+
+
+async def test_a_denial_of_other_code_denies_nothing_asked(engine: OfflineEngine) -> None:
+    # stamina's docs: the warning under *structlog* is about a logger the question never names.
+    instrumentation = sectioned(
+        "S1",
+        "Instrumentation",
+        [
+            (
+                "*structlog*",
+                "If *structlog* instrumentation is active, scheduled retries are logged using a "
+                "*structlog* logger at warning level with the following keys:\n\n"
+                "- `callable`: The name of the decorated callable.\n"
+                "- `retry_num`: The number of the current *retry*.\n\n"
+                "Warning: *structlog* integration does **not** work with the deprecated "
+                "`structlog.stdlib.AsyncBoundLogger` because it won't await log method calls.",
+            )
+        ],
+    )
+    pick = await _pick(
+        engine,
+        "At which log level does stamina log scheduled retries with structlog?",
+        [instrumentation],
+    )
+    assert pick.denial is None
