@@ -124,6 +124,20 @@ _DATE: Final = re.compile(
     r"|\bin what year\b",
     re.I,
 )
+# "When are the instrumentation hooks called?", "When does click.File open the file?": the
+# moment in a program's run something happens ("before it waits for the backoff").
+_WHEN_EVENT: Final = re.compile(
+    r"^\W*when\s+(?:is|are|does|do|will|would)\s+(?!(?:i|we|you)\b)[^?]*?\b(?:called|run|runs|executed|invoked|"
+    r"opened|closed|triggered|evaluated|fired|applied|raised|sent|flushed|loaded|started|"
+    r"stopped|cleared|checked|validated|open|close|call|fire|trigger|flush|load|raise|send|"
+    r"apply|evaluate|execute|invoke)\b",
+    re.I,
+)
+_DATE_WORDS: Final = re.compile(
+    r"\b(?:year|date|month|day|release[ds]?|version|added|introduced|removed|deprecated|"
+    r"dropped|changed|renamed)\b",
+    re.I,
+)
 _NAME: Final = re.compile(
     r"^\W*who(?:m|se)?\b|\bwhat is (?:it|this|that) called\b|\bwhat is the name\b"
     r"|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:library|package|module|class|function|method|"
@@ -392,6 +406,8 @@ def analyse(question: str) -> Asked:
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(
         _DEFAULT.search(_WHETHER.sub("", q))
     )
+    if kind == "date" and _WHEN_EVENT.search(q) and not _DATE_WORDS.search(q):
+        kind = "lookup"  # "When are the hooks called?": a moment of the program, not a date
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     terms = key_terms(question.strip())  # the setting's words are still what an answer is about
     terms = [t for t in terms if t not in _FILLER]

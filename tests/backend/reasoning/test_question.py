@@ -561,3 +561,17 @@ def test_a_documented_command_line_option_is_a_way_to_do_it() -> None:
     assert holds_cue(asked, option)
     assert holds_cue(asked, "`--proxy-headers / --no-proxy-headers` - Enable/Disable X-Forwarded.")
     assert not holds_cue(asked, "The reloader watches the current directory.")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When are the instrumentation hooks called: before or after the backoff wait?", "lookup"),
+        ("When does click.File actually open the file?", "lookup"),
+        ("When was attr.s added?", "date"),  # a release
+        ("When is the retry decorator called in which version?", "date"),
+        ("When did Python 3 come out?", "date"),
+    ],
+)
+def test_when_a_program_does_something_is_a_moment_not_a_date(question: str, kind: str) -> None:
+    assert analyse(question).kind == kind
