@@ -156,6 +156,12 @@ CORPORA = {
         sha256="ca1aff788f8596b0dd1f8f8dfe776443d2724a86b1976fabaf087406ba3d0713",
         docs="docs",
     ),
+    "stamina": Corpus(
+        package="stamina",
+        version="26.1.0",  # MyST Markdown, 7 files (api.md is autodoc directives)
+        sha256="0214d05fdf5102c518194a4aac7520ce53cf660550ae3b940701aad88cf50c17",
+        docs="docs",
+    ),
 }
 
 
