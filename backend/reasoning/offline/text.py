@@ -61,6 +61,7 @@ _STEMMER = EnglishStemmer()
 # whitespace follows and the next sentence starts with a capital, a digit, or an opening
 # quote or bracket. Newlines that separate blocks (blank lines, list items) also end one.
 _BOUNDARY: Final = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(]?[A-Z0-9])""")
+_TRAILING_ASIDE: Final = re.compile(r"\s+\([^()\n]{1,40}\)\s*$")  # ends its block
 _BLOCK_BREAK: Final = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)")
 MIN_CELL_WORDS: Final = 8
 _FENCE: Final = re.compile(r"^\s*(?:```|~~~)")
@@ -93,6 +94,8 @@ def split_sentences(text: str) -> list[str]:
             end = match.end()
             if is_abbreviation(block[start : match.start() + 1]):
                 continue
+            if _TRAILING_ASIDE.match(block, end):
+                continue  # "The current iteration of the loop. (0 indexed)" is one statement
             _append(sentences, block[start:end])
             start = end
         _append(sentences, block[start:])

@@ -91,3 +91,21 @@ def test_a_case_name_with_v_is_one_sentence() -> None:
 
 def test_a_name_wrapped_over_two_lines_is_one_name_on_one_line() -> None:
     assert "GitHub Pages" in capitalised_spans("You deploy it to GitHub\nPages with one command.")
+
+
+def test_a_closing_aside_in_brackets_stays_with_its_sentence() -> None:
+    # Jinja's loop variables: "(0 indexed)" is what tells `loop.index0` from `loop.index`.
+    items = (
+        "- `loop.index`: The current iteration of the loop. (1 indexed)\n"
+        "- `loop.index0`: The current iteration of the loop. (0 indexed)\n"
+    )
+    assert split_sentences(items) == [
+        "`loop.index`: The current iteration of the loop. (1 indexed)",
+        "`loop.index0`: The current iteration of the loop. (0 indexed)",
+    ]
+    # an aside with more after it is a sentence of its own
+    assert split_sentences("It is fast. (See the benchmarks.) It is small.") == [
+        "It is fast.",
+        "(See the benchmarks.)",
+        "It is small.",
+    ]
