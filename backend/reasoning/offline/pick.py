@@ -788,6 +788,14 @@ def _says_in_words(text: str, name: str) -> bool:
     return re.search(r"\b" + r"\s+".join(map(re.escape, parts)) + r"\b", text, re.I) is not None
 
 
+_OFFERED: Final = re.compile(
+    r"^\W*(?:does|do)\s+(?!i\b|we\b|you\b)[\w.-]+(?:\s+[\w.-]+)?\s+(?:come with|ship with|"
+    r"support|provide|offer|include)\s+(?:a|an|any|some|built-in|its own)?\s*"
+    r"(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    re.I,
+)
+
+
 def unknown_names(question: str, sources: list[Source]) -> list[str]:
     """Names and identifiers the question uses that no retrieved text or heading mentions
     ("Kerberos", "max_body_size"): the sources are about something else. (A reference
@@ -797,6 +805,12 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         headings = "\n".join(source.chunk_sections)
         seen |= content_stems(f"{source.title}\n{headings}\n{source.text}")
     missing = []
+    # "Does stamina come with a circuit breaker …?": the thing whose existence is asked is
+    # a name too, however plainly written; sources saying none of its words do not know it.
+    if (offered := _OFFERED.search(question)) is not None:
+        words_of = content_stems(offered.group("thing"))
+        if words_of and not any(_seen(w, seen) for w in words_of):
+            missing.append(offered.group("thing"))
     said: str | None = None
     for found in re.finditer(r"[A-Za-z][\w.-]*\w(?:/\d+(?:\.\d+)*)?", question):
         token = found.group(0)

@@ -1471,3 +1471,18 @@ async def test_a_denial_of_other_code_denies_nothing_asked(engine: OfflineEngine
         [instrumentation],
     )
     assert pick.denial is None
+
+
+def test_the_thing_whose_existence_is_asked_is_unknown_when_no_source_says_it() -> None:
+    tutorial = source(
+        "S1",
+        "Tutorial",
+        "If you want to retry just one function or method call, *stamina* comes with an even "
+        "easier way in the shape of `stamina.RetryingCaller`.",
+    )
+    asked = "Does stamina come with a circuit breaker that stops calling a service?"
+    assert unknown_names(asked, [tutorial]) == ["circuit breaker"]
+    # said in the sources, it is known, and "Do I have to …" asks for no thing
+    index = source("S2", "HTTPX", "`socksio` - SOCKS proxy support.")
+    assert unknown_names("Does httpx support SOCKS proxies?", [index]) == []
+    assert unknown_names("Do I have to install a circuit breaker?", [tutorial]) == []
