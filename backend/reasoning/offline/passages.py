@@ -201,7 +201,7 @@ def passages(source: Source) -> list[Passage]:
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
-            items = _list_after(source, sentences, i)
+            items = _list_after(source, sentences, i, spans)
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
                 out += _list_with_context(source, sentences, items, i)
@@ -213,7 +213,7 @@ def passages(source: Source) -> list[Passage]:
             continue
         if not first.usable:
             continue
-        out += _paragraph_before_list(source, sentences, i)
+        out += _paragraph_before_list(source, sentences, i, spans)
         out += _before_object_entry(source, sentences, i)
         window = [first]
         for nxt in sentences[i + 1 : i + MAX_WINDOW]:
@@ -570,14 +570,15 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
     return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
 
 
-def _list_after(source: Source, sentences: list[_Sentence], lead: int) -> list[list[_Sentence]]:
+def _list_after(
+    source: Source, sentences: list[_Sentence], lead: int, spans: list[tuple[int, int, str]]
+) -> list[list[_Sentence]]:
     """The list items (each its sentences) right after a lead-in line, in its section (the
     text joins retrieved chunks without their headings: "Use the following options …" at the
     top of a page is not the lead-in of the Logging section's list)."""
     text = source.text
     items: list[list[_Sentence]] = []
     previous = sentences[lead]
-    spans = chunk_spans(source) if source.chunks else []
     section = section_at(source, spans, previous.start, previous.text) if spans else ""
     for nxt in sentences[lead + 1 :]:
         gap = text[previous.end : nxt.start]
@@ -638,7 +639,9 @@ _POINTS_AT_LIST: Final = re.compile(
 )
 
 
-def _paragraph_before_list(source: Source, sentences: list[_Sentence], i: int) -> list[Passage]:
+def _paragraph_before_list(
+    source: Source, sentences: list[_Sentence], i: int, spans: list[tuple[int, int, str]]
+) -> list[Passage]:
     """The list after a paragraph that ends at sentence ``i`` and points at it, with the
     paragraph's last one to three sentences as its lead-in; [] otherwise."""
     last = sentences[i]
@@ -646,7 +649,7 @@ def _paragraph_before_list(source: Source, sentences: list[_Sentence], i: int) -
         return []
     if "\n\n" not in source.text[last.end : sentences[i + 1].start]:
         return []
-    items = _list_after(source, sentences, i)
+    items = _list_after(source, sentences, i, spans)
     if not items:
         return []
     start = i
