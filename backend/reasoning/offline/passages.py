@@ -197,7 +197,7 @@ def passages(source: Source) -> list[Passage]:
             continue
         code = _code_after(source.text, first)
         if code is not None:
-            out += _code_passages(source, sentences, i, code)
+            out += _code_passages(source, sentences, i, code, spans)
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
@@ -506,19 +506,38 @@ def _key_lines(lines: list[str]) -> list[str]:
 
 
 def _code_passages(
-    source: Source, sentences: list[_Sentence], i: int, code: tuple[int, list[str]]
+    source: Source,
+    sentences: list[_Sentence],
+    i: int,
+    code: tuple[int, list[str]],
+    spans: list[tuple[int, int, str]],
 ) -> list[Passage]:
-    """The lead-in with its code, alone and with up to two sentences before it in the same
-    paragraph."""
+    """The lead-in with its code, alone and with up to two sentences before it in its
+    paragraph, or in the one-sentence paragraph before it ("Sometimes you only want to retry a
+    part of a function." says what the code after the next paragraph's lead-in is for)."""
     end, lines = code
     shown_code = _show_code(_key_lines(lines))
     out = []
     starts = [i]
+    here = section_at(source, spans, sentences[i].start, sentences[i].text)
     for before in range(i - 1, max(i - MAX_WINDOW, -1), -1):
         gap = source.text[sentences[before].end : sentences[before + 1].start]
-        if not sentences[before].usable or "\n\n" in gap or _GAP_BREAKS.search(gap):
+        if (
+            not sentences[before].usable
+            or sentences[before].lead_in
+            or sentences[before].item != sentences[i].item
+            or _GAP_BREAKS.search(gap)
+            or (
+                source.chunks
+                and section_at(source, spans, sentences[before].start, sentences[before].text)
+                != here
+            )
+            or ("\n\n" in gap and not _whole_paragraph(source.text, sentences, before))
+        ):
             break
         starts.append(before)
+        if "\n\n" in gap:
+            break
     for first in starts:
         members = sentences[first : i + 1]
         quote = source.text[members[0].start : end].rstrip()
@@ -536,6 +555,15 @@ def _code_passages(
             )
         )
     return out
+
+
+def _whole_paragraph(text: str, sentences: list[_Sentence], i: int) -> bool:
+    """Is sentence ``i`` a paragraph of its own (a line that says what the next paragraph is
+    about), not the last sentence of a longer one?"""
+    if i == 0:
+        return True
+    gap = text[sentences[i - 1].end : sentences[i].start]
+    return "\n\n" in gap or _GAP_BREAKS.search(gap) is not None
 
 
 def _show_code(lines: list[str]) -> str:

@@ -529,3 +529,38 @@ def test_a_list_in_another_section_is_not_the_list_a_paragraph_points_at() -> No
     found = passages(doc)
     assert not any(p.is_list and "Use the following options" in p.quote for p in found)
     assert any(p.quote.startswith("`--log-level <str>`") for p in found)
+
+
+# stamina's tutorial: the goal stands alone as a paragraph; the means follow in the next one.
+PART_OF_A_FUNCTION = """Sometimes you only want to retry a part of a function.
+
+Since iterators can't catch exceptions and context managers can't execute the same block \
+multiple times, we need to combine them to achieve that.
+*stamina* gives you the `stamina.retry_context()` iterator which yields the necessary context \
+managers:
+
+```python
+for attempt in stamina.retry_context(on=httpx.HTTPError):
+    with attempt:
+        resp = httpx.get(f"https://httpbin.org/status/404")
+```
+"""
+
+# Jinja's "Switching from Mako": the paragraph before the lead-in says something else.
+MAKO = """Jinja does not support embedded Python code, so you would have to move that out of \
+the template. You could either process the data with the same code before rendering.
+
+The syntax for defs is different too. The following Mako template:
+
+```
+<%def name="title()">Page Title</%def>
+```
+"""
+
+
+def test_code_is_read_with_the_one_sentence_paragraph_that_says_what_it_is_for() -> None:
+    code = [p for p in passages(source("S1", "Tutorial", PART_OF_A_FUNCTION)) if p.is_code]
+    assert any(p.sentences[0].startswith("Sometimes you only want") for p in code)
+    assert all(p.quote in PART_OF_A_FUNCTION for p in code)
+    other = [p for p in passages(source("S2", "Switching", MAKO)) if p.is_code]
+    assert other and not any(p.sentences[0].startswith(("Jinja", "You could")) for p in other)
