@@ -47,6 +47,7 @@ from backend.reasoning.offline.passages import Passage, passages, section_of
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
     Asked,
+    about_the_asker,
     asking_part,
     holds_cue,
     names_counted,
@@ -345,12 +346,16 @@ def choose(
     sentences = [t for _, t in keys]
     # Only a bridge hop asks something the question does not (an expanded search repeats it).
     # Scored against a hop's own search only for a multi-hop question: elsewhere a follow-up
-    # search finds more sources, but the question is still what must be answered.
+    # search finds more sources, but the question is still what must be answered. A question
+    # about the asker's own setup is no chain of facts: a hop to the page "Testing WSGI
+    # Applications" finds where the advice is, and the question says what it must be.
     hops = [
         sq
         for sq in plan.sub_queries
         if plan.kind == "multi_hop" and sq.hop > 1 and sq.purpose.startswith("bridge")
     ]
+    if about_the_asker(plan.query):
+        hops = []
     # A question that sets a scene first is also compared by its asking part alone (last
     # column): "When testing with CliRunner, how do I answer the prompts?" is about prompts.
     asking = [asking_part(plan.query, phrases=False)] if asked.focus else []

@@ -519,6 +519,22 @@ def _says_name(asked: Asked, passage: str, question: str = "") -> bool:
     return False
 
 
+# The asker speaking of their own setup ("I pass …", "our tests", "for me"), outside quotes
+# (a title such as "I'm in the Mood for Love" is a name).
+_ASKER: Final = re.compile(
+    r"\bI(?:'m|'ve|'d|'ll|’m|’ve|’d|’ll)?\b|(?:^|(?<=[.?!:;] ))(?:My|We|Our)\b"
+    r"|\b(?:my|me|we|our|us|myself|ourselves)\b"
+)
+_IN_QUOTES: Final = re.compile(r'"[^"\n]*"|“[^”\n]*”|`[^`\n]*`')
+
+
+def about_the_asker(question: str) -> bool:
+    """Does the question speak of the asker's own situation ("In my tests I keep calling
+    json.dumps …")? Then it is answered by what the documents advise, not by a chain of facts
+    about the names it meets on the way."""
+    return _ASKER.search(_IN_QUOTES.sub(" ", question)) is not None
+
+
 def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     """Does the passage name something of the kind asked for, that the question does not
     already name: a ``PrintLogger`` for "which logger", ``NO_COLOR`` for "which environment

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.reasoning.models import Plan, Source
+from backend.reasoning.models import Plan, Source, SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.passages import passages
 from backend.reasoning.offline.pick import (
@@ -26,7 +26,7 @@ from backend.reasoning.offline.pick import (
     unknown_names,
     window_penalty,
 )
-from backend.reasoning.offline.question import analyse
+from backend.reasoning.offline.question import about_the_asker, analyse
 from tests.backend.reasoning.corpus import DEFAULT_SETUP, sectioned, source
 
 TIMEOUTS = (
@@ -1486,3 +1486,52 @@ def test_the_thing_whose_existence_is_asked_is_unknown_when_no_source_says_it() 
     index = source("S2", "HTTPX", "`socksio` - SOCKS proxy support.")
     assert unknown_names("Does httpx support SOCKS proxies?", [index]) == []
     assert unknown_names("Do I have to install a circuit breaker?", [tutorial]) == []
+
+
+# Werkzeug's "Testing WSGI Applications", as retrieved by a question and a bridge hop to the page.
+TEST_CLIENT = [
+    (
+        "Test Client",
+        "Werkzeug provides a `Client` to simulate requests to a WSGI application without "
+        "starting a server.",
+    ),
+    (
+        "Request Body",
+        "A shortcut when testing JSON APIs is to pass a dict to `json` instead of using "
+        "`data`. This will automatically call `json.dumps()` and set the content type to "
+        "`application/json`.",
+    ),
+    (
+        "Environment Building",
+        "The client has methods for making different types of requests and managing "
+        "cookies across requests.",
+    ),
+]
+
+
+async def test_a_question_about_the_askers_setup_is_not_scored_by_a_bridge_hop(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "In my tests I keep calling json.dumps and setting the Content-Type header by hand "
+        "before client.post('/api', ...). Is there a client argument that does this for me?"
+    )
+    plan: Plan = await engine.plan(question, ["docs"])
+    bridge = SubQuery(
+        id="q9",
+        text="Testing WSGI Applications tests keep header hand client.post client argument",
+        sources=["docs"],
+        hop=2,
+        purpose="bridge: Testing WSGI Applications",
+    )
+    plan = plan.model_copy(update={"kind": "multi_hop", "sub_queries": [*plan.sub_queries, bridge]})
+    doc = sectioned("S1", "Testing WSGI Applications", TEST_CLIENT)
+    doc.sub_query_ids = [plan.sub_queries[0].id, "q9"]
+    pick = choose(analyse(question), plan, [doc], engine.vectors)
+    assert pick.best is not None and "`json`" in pick.best.passage.quote
+    # A chain of facts about names, asked by nobody in particular, is still scored by its hop.
+    assert not about_the_asker(
+        'Singer Eddie Fisher, who produced the album "I\'m in the Mood for Love" in 1952, later '
+        "had a scandalous affair with what actress?"
+    )
+    assert about_the_asker("Our CI only lets us set environment variables. Which one is read?")
