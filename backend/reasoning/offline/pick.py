@@ -96,6 +96,9 @@ SYMPTOM_FACTOR: Final = (
 )
 HOP_BONUS: Final = 0.05
 ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that never says "retry"
+# A section heading this close to the question (cosine) adds HEADING_BONUS × the excess.
+HEADING_SIMILARITY: Final = 0.5
+HEADING_BONUS: Final = 0.2
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 TYPED_NAME_BONUS: Final = 0.06
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
@@ -367,6 +370,14 @@ def choose(
     sims = 0.5 * (vectors.cosine(sentences, searches) + vectors.cosine(headed, searches))
     ranks = _ranks(sources)
     listing = asked.kind == "list" or plan.kind == "list"
+    # A heading that says what is asked ("Q: Can I find out which tests ran which lines?" for
+    # "which of my tests actually executed it?") marks where the answer is.
+    heads = sorted({p.section for p in candidates if p.section})
+    heading_sims = (
+        dict(zip(heads, vectors.cosine([plain(h) for h in heads], [plan.query])[:, 0], strict=True))
+        if heads
+        else {}
+    )
     scored: list[Choice] = []
     for passage in candidates:
         ways = [(0, asked.terms, 1)]
@@ -383,6 +394,9 @@ def choose(
             if best is None or choice.score > best.score:
                 best = choice
         if best is not None:
+            asked_there = float(heading_sims.get(passage.section, 0.0)) - HEADING_SIMILARITY
+            if asked_there > 0:
+                best.score = round(best.score + HEADING_BONUS * asked_there, 5)
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     scored = _fuller_sibling_first(scored, asked.terms)

@@ -1535,3 +1535,33 @@ async def test_a_question_about_the_askers_setup_is_not_scored_by_a_bridge_hop(
         "had a scandalous affair with what actress?"
     )
     assert about_the_asker("Our CI only lets us set environment variables. Which one is read?")
+
+
+# coverage.py's docs: a FAQ entry whose heading asks what the user asks, and the quick start.
+COVERAGE_FAQ = [
+    (
+        "Quick start",
+        "Coverage doesn't distinguish between tests and the code being tested. We recommend "
+        "that you include your tests in coverage measurement.\nTo limit coverage measurement "
+        "to code in the current directory, and also find files that weren't executed at all, "
+        "add the `--source=.` argument to your coverage command line.",
+    ),
+    (
+        "Q: Can I find out which tests ran which lines?",
+        "Yes! Coverage.py has a feature called dynamic contexts which can collect this "
+        "information.\n\nAdd this to your .coveragerc file:\n\n```ini\n[run]\n"
+        "dynamic_context = test_function\n```",
+    ),
+]
+
+
+async def test_a_heading_that_asks_what_the_question_asks_marks_the_answer(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "For a flaky line I'd like to know which of my tests actually executed it. How do I "
+        "get coverage to record that per test?"
+    )
+    doc = sectioned("S1", "Coverage.py", COVERAGE_FAQ)
+    pick = await _pick(engine, question, [doc])
+    assert pick.best is not None and "dynamic_context" in pick.best.passage.quote
