@@ -448,6 +448,7 @@ def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice
             choice.passage.source.id == top.passage.source.id
             and choice.passage.section == top.passage.section
             and choice.cue >= top.cue
+            and not _leans_back(choice.passage)
             and choice.coverage >= MIN_COVERAGE  # (and holds enough to answer by itself)
             # (a longer window round the best holds more words: it is the same passage)
             and not set(choice.passage.sentences) & set(top.passage.sentences)
@@ -592,8 +593,7 @@ def _score(
         score -= 0.0 if asked.kind == "list" else WINDOW_PENALTY * LIST_WINDOWS
     else:
         score -= window_penalty(passage.sentences, cov, terms, context, idf, focus, passage.section)
-    opening = words(passage.sentences[0])[:1]
-    if opening and opening[0] in LEANS_ON_CONTEXT:
+    if _leans_back(passage):
         score *= 0.9
     if passage.is_changelog:
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
@@ -638,6 +638,16 @@ _SYMPTOM: Final = re.compile(
     r"|\b(?:error|exception|traceback)\s+(?:like|such as)\s+(?:this|the following)\b",
     re.I,
 )
+
+
+_LATER_STEP: Final = word_set("then next finally afterwards lastly secondly")
+
+
+def _leans_back(passage: Passage) -> bool:
+    """Does the passage open on what came before ("This …", "However, …"), or on a later
+    step ("Then configure the key logfile in Wireshark …": the step before is the answer)?"""
+    opening = words(passage.sentences[0])[:1]
+    return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
 
 
 def _only_history(passage: Passage, question: str) -> bool:

@@ -1565,3 +1565,27 @@ async def test_a_heading_that_asks_what_the_question_asks_marks_the_answer(
     doc = sectioned("S1", "Coverage.py", COVERAGE_FAQ)
     pick = await _pick(engine, question, [doc])
     assert pick.best is not None and "dynamic_context" in pick.best.passage.quote
+
+
+# urllib3's "Decrypting Captured TLS Sessions with Wireshark": the step, and the step after it.
+WIRESHARK = [
+    (
+        "Decrypting Captured TLS Sessions with Wireshark",
+        "Python supports logging of TLS pre-master secrets.\nWith these secrets tools like "
+        "Wireshark can decrypt captured network traffic.\n\nTo enable this simply define "
+        "environment variable `SSLKEYLOGFILE`:\n\n```bash\nexport "
+        "SSLKEYLOGFILE=/path/to/keylogfile.txt\n```\n\nThen configure the key logfile in "
+        "Wireshark, see Wireshark TLS Decryption for instructions.",
+    ),
+]
+
+
+async def test_a_later_step_does_not_answer_in_place_of_the_step_before_it(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm chasing a TLS problem and want to inspect urllib3's HTTPS traffic decrypted in "
+        "Wireshark. How do I get the session secrets out of my Python process?"
+    )
+    pick = await _pick(engine, question, [sectioned("S1", "Advanced Usage", WIRESHARK)])
+    assert pick.best is not None and "SSLKEYLOGFILE" in pick.best.passage.quote
