@@ -78,7 +78,7 @@ CLOSE_SIMILARITY: Final = 0.6
 # I give session.run a timeout so nox kills the command …?" (0.09 of its words, cosine 0.71).
 MIN_CLOSE_COVERAGE: Final = 0.12
 ASK_COVERAGE: Final = 0.6  # … or this share of its asking part's words, with the kind asked for
-DENIAL_COVERAGE: Final = 0.3
+DENIAL_COVERAGE: Final = 0.25
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
@@ -120,6 +120,8 @@ _CANNOT_BE: Final = re.compile(
     # "This option cannot be specified in the `pyproject.toml` config.": not that way, or there
     r"|\b(?:cannot|can't|can not)\s+be\s+(?:specified|configured|set|given|passed|defined|"
     r"declared|put|placed|written|stored|listed)\s+(?:in|via|through|inside|under|from)\b"
+    # "(but note it does not apply to `pyproject.toml` configuration …)": not there
+    r"|\b(?:does|do|will)\s*(?:not|n't)\s+apply\s+(?:to|in|for|with)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
     re.I,
 )
@@ -1137,8 +1139,11 @@ def _denial(
         return premised
     if has_negation(question):
         return None
-    if _CANNOT_BE.search(question) or _GONE.search(question) or _ASKS_ABOUT_CHANGE.search(question):
-        return None  # "When was X removed?" asks about the removal itself
+    # "When was X removed?" asks about the removal itself (the asking part: "… still uses the
+    # main settings. What's the correct way to name that section?" asks no change)
+    ask = asking_part(question, phrases=False) or question
+    if _CANNOT_BE.search(ask) or _GONE.search(ask) or _ASKS_ABOUT_CHANGE.search(ask):
+        return None
     known = [t for t in dict.fromkeys(asked.terms) if stem(t.lower()) in idf]
     if len(known) < 2:
         return None  # one shared word ("What does structlog do with each?") is chance

@@ -1589,3 +1589,40 @@ async def test_a_later_step_does_not_answer_in_place_of_the_step_before_it(
     )
     pick = await _pick(engine, question, [sectioned("S1", "Advanced Usage", WIRESHARK)])
     assert pick.best is not None and "SSLKEYLOGFILE" in pick.best.passage.quote
+
+
+# Alembic's cookbook on `--name`, for a question whose scene says what "still" happens.
+NAMED_SECTIONS = [
+    (
+        "Run Multiple Alembic Environments from one .ini file",
+        "A simple approach was added to support this, the `--name` flag on the commandline. "
+        "This flag allows named sections within the `alembic.ini` file to be present (but "
+        "note it does not apply to `pyproject.toml` configuration, where only the "
+        "`[tool.alembic]` section is used).",
+    ),
+    (
+        "Using pyproject.toml for configuration",
+        "Within the `pyproject.toml` file, the default section generated looks mostly like the "
+        "`alembic.ini` file, with the welcome exception that lists of values are supported "
+        "directly.",
+    ),
+]
+
+
+async def test_a_scene_saying_what_still_happens_does_not_stop_a_denial(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "We moved our Alembic config into pyproject.toml and added a [tool.alembic.reporting] "
+        "table next to [tool.alembic], the way we used to have [reporting] in alembic.ini. "
+        '"alembic --name reporting upgrade head" still uses the main settings. What\'s the '
+        "correct way to name that pyproject section so --name picks it up?"
+    )
+    pick = await _pick(engine, question, [sectioned("S1", "Cookbook", NAMED_SECTIONS)])
+    assert pick.denial is not None
+    assert "does not apply to `pyproject.toml`" in pick.denial.passage.quote
+    assert denies("It does not apply to `pyproject.toml` configuration.")
+    # … while a question whose ask is about the change itself is not denied by it
+    asked = "Our pyproject.toml has a [tool.alembic.reporting] table. When was --name removed?"
+    pick = await _pick(engine, asked, [sectioned("S1", "Cookbook", NAMED_SECTIONS)])
+    assert pick.denial is None
