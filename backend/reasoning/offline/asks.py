@@ -68,6 +68,10 @@ class Ask:
     text: str  # the ask without its setting ("What package must be installed for it?")
     scored: str  # with the setting and, for a pronoun, the first ask's names
     named: bool = True  # False: a pronoun whose referent is only guessed from the first ask
+    # What a search for it uses: as scored, but a pronoun's names without the setting
+    # ("max_age SessionMiddleware What package must be installed for it?": the setting's
+    # words would find the first ask's page again)
+    searched: str = ""
 
 
 def question_parts(query: str) -> list[str]:
@@ -143,7 +147,8 @@ def asks(question: str) -> list[Ask]:
                 described = names + [t for t in key_terms(first) if t.lower() not in lower]
             context.append(" ".join(described))
         scored = f"{' '.join(context)} {part}".strip() if context else part
-        out.append(Ask(part, scored, named=bool(names) or not _PRONOUN.search(part)))
+        searched = f"{' '.join(names)} {part}" if names and _PRONOUN.search(part) else scored
+        out.append(Ask(part, scored, bool(names) or not _PRONOUN.search(part), searched))
     return out
 
 

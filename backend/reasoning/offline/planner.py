@@ -283,7 +283,7 @@ def _later_asks(query: str) -> Pieces:
         return []
     if not all(is_standalone(a.scored, query) for a in later):
         return []
-    return [(a.scored, f"ask {i}") for i, a in enumerate(later, 2)]
+    return [(a.searched or a.scored, f"ask {i}") for i, a in enumerate(later, 2)]
 
 
 def route(query: str, available: list[str]) -> list[str]:

@@ -258,8 +258,8 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "SessionMiddleware, and what package must be installed for it?",
         "multi_hop",
         [
-            "I want a session cookie that ends with the browser max_age SessionMiddleware "
-            "What package must be installed for it?"
+            # (the setting's words would find the first ask's page again)
+            "max_age SessionMiddleware What package must be installed for it?"
         ],
     ),
     (
