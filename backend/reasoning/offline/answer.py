@@ -443,7 +443,18 @@ def _passage_per_ask(
             if shown is not None and all(_holds_passage(shown, parts[k].passage) for k in held):
                 parts = [p for k, p in enumerate(parts) if k not in held] + [answered]
                 merged = True
-            continue
+                continue
+            # Else, when the passage answered the earlier ask better than it answers this one,
+            # the next best passage, scored close, answers this one ("`itsdangerous` -
+            # Required for `SessionMiddleware` support." after the `max_age` item answered the
+            # first). (A passage this ask holds better was taken from it: no answer by asks.)
+            if any(answered.basis["score"] > parts[k].basis.get("score", 0.0) for k in held):
+                continue
+            earlier = tuple(p.passage for p in parts if p.passage is not None)
+            other = _ask_answer(plan, ask, claims, verdicts, sources, vectors, shown=earlier)
+            if other is None or other.lead == DENIED:
+                continue
+            answered = other
         parts.append(answered)
     if len(parts) == 1 and merged:
         return parts[0]
@@ -483,7 +494,7 @@ def _ask_answer(
     scored = analyse(ask.scored)
     # The ask's own words are what it asks; the setting and carried names weigh half.
     focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
-    if len(own.terms) <= 2 and POINTS_BACK.search(ask.text):
+    if len(own.terms) <= 1 and POINTS_BACK.search(ask.text):
         focus = ()  # "Where do they go?" asks about what the words it carries name
     asked = Asked(
         own.kind,
@@ -497,7 +508,7 @@ def _ask_answer(
         release=own.release,
         quoted=scored.quoted,
     )
-    view = plan.model_copy(update={"query": ask.scored, "kind": "simple"})
+    view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
     pick = choose(asked, view, sources, vectors)
     if pick.best is None:
         return None
@@ -715,6 +726,7 @@ def _passage_answer(
 ) -> Answer:
     passage = choice.passage
     basis = {
+        "score": choice.score,
         "coverage": choice.coverage,
         "similarity": round(choice.similarity, 3),
         "cue": choice.cue,

@@ -45,6 +45,7 @@ _GROUPS: Final = (
     "app application",
     "option setting parameter",
     "callable function",
+    "package dependency",
     "speed performance fast",
     "test testing tests",
     "pickle pickleable pickling serialize",

@@ -806,3 +806,47 @@ def test_a_compared_name_is_the_subject_only_as_a_whole_name() -> None:
     assert not _is_subject(entry, "BackgroundTask", others)
     assert _is_subject(entry, "BackgroundTasks", ["BackgroundTask"])
     assert _is_subject("The `BackgroundTask` class runs one task.", "BackgroundTask", others)
+
+
+async def test_a_later_asks_pronoun_is_answered_about_the_first_asks_names(
+    engine: OfflineEngine,
+) -> None:
+    """ "… which max_age do I give SessionMiddleware, and what package must be installed for
+    it?": the second ask is about SessionMiddleware, not about the cookie the setting wants."""
+    from tests.backend.reasoning.corpus import sectioned
+
+    middleware = sectioned(
+        "S1",
+        "Middleware",
+        [
+            (
+                "SessionMiddleware",
+                "Adds signed cookie-based HTTP sessions. Session data is readable but not "
+                "modifiable.\n\n* `max_age` - Session expiry time in seconds. Defaults to 2 "
+                "weeks. If set to `None` then the cookie will last as long as the browser "
+                "session.\n* `same_site` - SameSite flag prevents the browser from sending "
+                "session cookie along with cross-site requests. Defaults to `'lax'`.",
+            )
+        ],
+    )
+    introduction = sectioned(
+        "S2",
+        "Introduction",
+        [
+            (
+                "Dependencies",
+                "Starlette only requires `anyio`, and the following dependencies are "
+                "optional:\n\n* `httpx` - Required if you want to use the `TestClient`.\n"
+                "* `jinja2` - Required if you want to use `Jinja2Templates`.\n"
+                "* `itsdangerous` - Required for `SessionMiddleware` support.",
+            )
+        ],
+    )
+    _, report = await _run(
+        engine,
+        "I want a session cookie that disappears when the browser closes: which max_age do I "
+        "give SessionMiddleware, and what package must be installed for it?",
+        [middleware, introduction],
+    )
+    assert "`None`" in report.answer
+    assert "itsdangerous" in report.answer
