@@ -269,6 +269,13 @@ _CASES: Final = re.compile(
 )
 
 # Checked in this order: the first pattern that matches names the kind.
+# "Besides a number of seconds, what can I pass as the timeout?": what kind of thing it takes,
+# not a measure.
+_WHAT_TO_PASS: Final = re.compile(
+    r"\bwhat (?:else |other \w+ )?(?:can|could|may|should) (?:i|we|you) (?:pass|give|use|provide|"
+    r"supply|set) (?:as|for|to|in)\b",
+    re.I,
+)
 _KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
     (_YES_NO, "yes_no"),
     (_CASES, "list"),
@@ -276,6 +283,7 @@ _KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
     (_WHY, "why"),
     (_HOW, "how"),
     (_LIST, "list"),
+    (_WHAT_TO_PASS, "lookup"),  # "what can I pass as the timeout?": the kinds of value
     (_VERSION, "date"),  # "the minimum structlog version": a release, not a count
     (_NUMBER, "number"),
     (_DATE, "date"),

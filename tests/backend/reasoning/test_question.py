@@ -64,6 +64,9 @@ from backend.reasoning.offline.question import (
         ("Comparing two instances blows up. How do I get attrs to compare that field?", "how"),
         ("How do I compare requests.Session with httpx.Client?", "comparison"),
         ("I'd like validation skipped inside one block of code. How?", "how"),
+        # what kinds of value it takes, not a measure (stamina's `timedelta`)
+        ("Besides a number of seconds, what can I pass as the timeout?", "lookup"),
+        ("What is the default timeout?", "number"),
     ],
 )
 def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
