@@ -580,10 +580,17 @@ def _naming(
         for c in pick.ranked or []
         # What a reader sees names it: "…and [exceptions](format_exc_info)" does not; a
         # sentence shown for another side is not shown again.
-        if not any(_overlaps(c.passage, t) for t in taken) and _names(c.passage.text, side)
+        if not any(_overlaps(c.passage, t) for t in taken)
+        and (_names(c.passage.text, side) or _headed_by(c.passage, side))
     ]
     if not named:
         return None
+    # A signature or other "Label: `code`" line shows the thing, it says nothing of it: a
+    # statement about it scored close speaks for it ("Used to add a single background task
+    # to a response." under "Background Task", not "Signature: `BackgroundTask(func, …)`").
+    said = [c for c in named if not _LABELLED_CODE.match(plain(c.passage.quote))]
+    if said and said[0] is not named[0] and said[0].score >= SUBJECT_SHARE * named[0].score:
+        named = said + [c for c in named if c not in said]
     # "there are two backends the reloader supports: `stat` and `watchdog`" lists the sides
     # and says nothing of one: a passage that does not only list them speaks for it.
     apart = [c for c in named if not _lists_sides(c.passage.text, side, others or [])]
@@ -603,9 +610,24 @@ def _naming(
     subject = (
         c
         for c in named
-        if c.score >= SUBJECT_SHARE * chosen.score and _is_subject(c.passage.quote, side, others)
+        if c.score >= SUBJECT_SHARE * chosen.score
+        and (_is_subject(c.passage.quote, side, others) or _headed_by(c.passage, side))
     )
     return next(subject, chosen)
+
+
+_LABELLED_CODE: Final = re.compile(r"^\W*[A-Za-z][\w ]{0,30}:\s*`[^`]+`\W*$")
+
+
+def _headed_by(passage: Passage, side: str) -> bool:
+    """Is the passage under a heading that is the side's name ("Background Task" for
+    `BackgroundTask`, "`max_age`")? What a section says, it says of the thing it is named
+    for."""
+
+    def compact(text: str) -> str:
+        return re.sub(r"[\s`*_]+", "", plain(text)).lower()
+
+    return bool(passage.section) and compact(passage.section) == compact(side)
 
 
 def _is_subject(text: str, side: str, others: list[str] | None) -> bool:

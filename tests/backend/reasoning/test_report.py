@@ -850,3 +850,40 @@ async def test_a_later_asks_pronoun_is_answered_about_the_first_asks_names(
     )
     assert "`None`" in report.answer
     assert "itsdangerous" in report.answer
+
+
+async def test_a_compared_side_is_answered_by_what_its_own_section_says(
+    engine: OfflineEngine,
+) -> None:
+    """Under "Background Task", "Used to add a single background task …" speaks for
+    `BackgroundTask` though it does not name it; its signature line says nothing of it."""
+    from tests.backend.reasoning.corpus import sectioned
+
+    background = sectioned(
+        "S1",
+        "Background Tasks",
+        [
+            (
+                "",
+                "Starlette includes a `BackgroundTask` class for in-process background tasks.",
+            ),
+            (
+                "Background Task",
+                "Used to add a single background task to a response.\n\nSignature: "
+                "`BackgroundTask(func, *args, **kwargs)`",
+            ),
+            (
+                "BackgroundTasks",
+                "Used to add multiple background tasks to a response.\n\nSignature: "
+                "`BackgroundTasks(tasks=[])`\n\nImportant: The tasks are executed in order.",
+            ),
+        ],
+    )
+    notes = source("S2", "Release notes", "Add `BackgroundTasks` for multiple tasks.")
+    _, report = await _run(
+        engine,
+        "What's the difference between BackgroundTask and BackgroundTasks?",
+        [background, notes],
+    )
+    assert "a single background task" in report.answer
+    assert "Signature" not in report.answer
