@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import re
+import textwrap
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,8 +131,9 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
         fences = _fence_line_ends(body)
         for start, end in windows:
             begin = words[start].start()
-            piece = _tidy(body[begin : words[end - 1].end()])
-            if bisect.bisect_right(fences, begin) % 2:
+            in_code = bool(bisect.bisect_right(fences, begin) % 2)
+            piece = _tidy(body[begin : words[end - 1].end()], in_code)
+            if in_code:
                 # The window starts inside a code block: reopen it, so that readers of the
                 # chunk do not take its closing fence for an opening one.
                 piece = "```\n" + piece
@@ -176,12 +178,30 @@ def _fence_line_ends(body: str) -> list[int]:
     return ends
 
 
-def _tidy(piece: str) -> str:
+def _tidy(piece: str, in_code: bool = False) -> str:
     """Runs of spaces become one and blank-line runs one blank line, but line breaks stay:
     they tell sentences, list items, table rows and code blocks apart for the readers of
-    the chunk (the offline engine's sentence splitter, the report's quotes)."""
-    lines = [_SPACES.sub(" ", line).strip() for line in piece.splitlines()]
-    return _BLANKS.sub("\n\n", "\n".join(lines))
+    the chunk (the offline engine's sentence splitter, the report's quotes). Inside a code
+    block (``in_code``: the piece starts in one) a line keeps its indentation, less the
+    block's own: in Python it is the code's meaning."""
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        out.extend(textwrap.dedent("\n".join(block)).split("\n") if block else [])
+        block.clear()
+
+    for line in piece.splitlines():
+        if _FENCE.match(line):
+            flush()
+            in_code = not in_code
+            out.append(_SPACES.sub(" ", line).strip())
+        elif in_code:
+            block.append(line.rstrip())
+        else:
+            out.append(_SPACES.sub(" ", line).strip())
+    flush()
+    return _BLANKS.sub("\n\n", "\n".join(out))
 
 
 # --- file loaders ---------------------------------------------------------

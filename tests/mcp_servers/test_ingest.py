@@ -79,7 +79,8 @@ def test_a_list_items_indented_paragraph_stays_in_the_item() -> None:
     )
     (chunk,) = chunk_text(text)
     assert "merged into each entry.\nYou can inspect it" in chunk.text
-    assert "x = 1\n\ny = 2" in chunk.text  # a blank line inside code is the code's own
+    # a blank line inside code is the code's own; so is its indentation, less the item's
+    assert "```python\nx = 1\n\n    y = 2\n```" in chunk.text
     assert "```\n\nNot indented" in chunk.text
 
 
@@ -239,3 +240,24 @@ def test_headings_inside_tilde_fences_are_not_sections() -> None:
 def test_no_break_spaces_and_carriage_returns_become_plain_spaces_and_line_breaks() -> None:
     (chunk,) = chunk_text("one\u00a0two  three\r\nfour")
     assert chunk.text == "one two three\nfour"
+
+
+def test_code_blocks_keep_their_indentation_and_prose_is_tidied() -> None:
+    """In Python the indentation is the code's meaning: a chunk's code lines keep it (less
+    the block's own), also in a window that starts inside the block; prose lines lose
+    their stray spaces as before."""
+    code = (
+        "for attempt in Retrying():\n    with attempt:\n        raise Exception('My code is "
+        "failing!')\n"
+    )
+    text = f"Retry   a block:\n\n```python\n{code}```\n\n   Then  it stops."
+    (chunk,) = chunk_text(text)
+    assert f"```python\n{code}```" in chunk.text
+    assert "Retry a block:" in chunk.text and "\nThen it stops." in chunk.text
+    # a long block split into windows: the later window reopens the block, indented as it was
+    body = "\n".join(f"def f{n}(x):\n    return x + {n}" for n in range(80))
+    chunks = chunk_text(f"Functions:\n\n```python\n{body}\n```\n", chunk_words=60, overlap=10)
+    assert len(chunks) > 2
+    for later in chunks[1:]:
+        assert later.text.startswith("```\n")
+        assert "\n    return x + " in later.text
