@@ -642,7 +642,7 @@ _SYMPTOM: Final = re.compile(
 )
 
 
-_LATER_STEP: Final = word_set("then next finally afterwards lastly secondly")
+_LATER_STEP: Final = word_set("then next finally")
 
 
 def _leans_back(passage: Passage) -> bool:
