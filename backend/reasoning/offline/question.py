@@ -213,7 +213,9 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "why": re.compile(
         r"\b(?:because|since|so that|in order to|to (?:avoid|prevent|ensure|allow|keep|make)|"
         r"due to|as a result|this means|the reason|which means|otherwise|so as to|"
-        r"relies on|relying on|depends on|caused by|results? in|leads? to|thus|hence|therefore)\b"
+        r"relies on|relying on|depends on|caused by|results? in|leads? to|thus|hence|therefore|"
+        # what it is good for: "exponentially increasing jitter helps minimise collisions"
+        r"helps?(?: to)? (?:avoid|prevent|minimi[sz]e|reduce|ensure|keep))\b"
         # a consequence spelled out: "If you have X enabled, cached loggers will not be affected"
         r"|\bif\b[^.;]{3,80},[^.;]{0,80}\b(?:will|won't|would|cannot|can't)\b"
         r"|,\s+so\s+(?:it|you|that|the|this)\b",

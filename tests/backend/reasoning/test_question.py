@@ -87,6 +87,21 @@ def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     assert holds_cue(asked, "Enabled like this:", is_code=True)
 
 
+def test_a_why_question_is_answered_by_what_a_thing_is_good_for() -> None:
+    asked = analyse(
+        "Several worker processes are competing for the same shared resource: should I use "
+        "wait_exponential or wait_random_exponential, and why?"
+    )
+    assert asked.kind == "why"
+    # tenacity's docs: the reason, said as what it helps with
+    assert holds_cue(
+        asked,
+        "When multiple processes are in contention for a shared resource, exponentially "
+        "increasing jitter helps minimise collisions.",
+    )
+    assert not holds_cue(asked, "Normally retries happen after a wait interval.")
+
+
 @pytest.mark.parametrize(
     ("passage", "holds"),
     [
