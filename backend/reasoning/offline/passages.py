@@ -570,11 +570,26 @@ def _show_code(lines: list[str]) -> str:
     return " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
 
 
+_CODE_ITEM: Final = re.compile(r"^[\w.-]+\s+[-–:]\s+\S")
+
+
+def _code_items(passage: Passage) -> list[str]:
+    return [ln for ln in passage.code if _CODE_ITEM.match(ln)]
+
+
+def lists_in_code(passage: Passage) -> bool:
+    """Is a code passage a listing: three or more of its lines "name - what it is" (a
+    command's output listing templates, plugins, …)?"""
+    return passage.is_code and len(_code_items(passage)) >= 3
+
+
 def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) -> str:
     """What a reader sees of a code passage for this question: its lead-in with the first
     code line and the lines that hold the most of the question's words ("… drop the password
     during asdict?" shows ``filter=lambda attr, value: attr.name != "password"``, not the
     class definition the example opens with). Other passages: their text."""
+    if lists_in_code(passage):  # a listing shows its items
+        return f"{passage.lead} {_show_code(_code_items(passage)[:MAX_LIST_ITEMS])}"
     if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
         return passage.text
     wanted = part_stems(" ".join(terms))

@@ -43,7 +43,7 @@ from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage, passages, section_of
+from backend.reasoning.offline.passages import Passage, lists_in_code, passages, section_of
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
     Asked,
@@ -339,6 +339,9 @@ def choose(
             # "Which environment variable …": often named only in the code that sets it
             # ("Environment variables: ``NOXSESSION=tests nox``")
             or (env_var and not p.is_defaults and names_wanted_type(asked, p.quote, plan.query))
+            # "Which environment templates does Alembic ship with?": the `list_templates`
+            # output after "These can be listed out using …" lists them, one "name - what" a line
+            or ((asked.kind == "list" or plan.kind == "list") and lists_in_code(p))
         )
     ]
     if not candidates:
@@ -584,7 +587,7 @@ def _score(
             ),
             default=cov,
         )
-    cue = holds_cue(asked, passage.quote, passage.is_code)
+    cue = holds_cue(asked, passage.quote, passage.is_code) or (listing and lists_in_code(passage))
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
