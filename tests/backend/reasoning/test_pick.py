@@ -1662,3 +1662,19 @@ async def test_a_list_question_is_answered_by_a_listing_in_code_output(
     assert pick.best is not None and pick.best.passage.is_code
     shown = shown_for(pick.best.passage, analyse(question).terms)
     assert all(name in shown for name in ("generic", "pyproject", "async", "multidb"))
+
+
+def test_the_tail_of_a_version_is_no_unknown_name() -> None:
+    versioning = source(
+        "S1",
+        "Versioning",
+        "Here are the supported segments and how they would influence an existing version of "
+        "`1.0.0`: `release`, `major`, `minor`, `micro`, `a`, `b`, `c`, `rc`, `pre`, `post`.",
+    )
+    question = "Which segment names turn 1.0.0 into the release candidate 1.0.0rc0?"
+    assert unknown_names(question, [versioning]) == []
+    # a name the sources never say is still unknown, however it is written
+    assert unknown_names("Does it write a __deepcopy__ or use Kerberos?", [versioning]) == [
+        "deepcopy__",
+        "Kerberos",
+    ]
