@@ -981,11 +981,7 @@ _CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b
 OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
 # A clause about the asker ("I enabled branch coverage", "I want to show hidden files", "show
 # me"): what they did, want or ask is no statement about the tool that a default denies.
-_ASKER: Final = re.compile(
-    r"\b(?:i|we|my|our|me|us|i'm|we're|i've|we've)\b"
-    r"|\b(?:want|wants|would like|trying|hope|wish|how)\b",
-    re.I,
-)
+_WANTS: Final = re.compile(r"\b(?:want|wants|would like|trying|hope|wish|how)\b", re.I)
 # "can be enabled", "to disable it", "you may exclude …": a possibility, not what is done.
 _MAY: Final = re.compile(
     r"\b(?:to|can|could|may|might|must|should|will|would)\s+(?:(?:not|also|be|then|simply|"
@@ -1053,7 +1049,7 @@ def _opposes(stated: str, passage: str) -> bool:
     sentences = [_both_ways(_turned(plain(t))) for t in split_sentences(passage)] or [passage]
     held_all = part_stems(" ".join(sentences))
     for clause in _CLAUSES.split(stated):
-        if _ASKER.search(clause):
+        if about_the_asker(clause) or _WANTS.search(clause):
             continue
         clause_words = [w.lower() for w in words(clause)]
         sides = {_SIDE_OF[stem(w)] for w in clause_words if stem(w) in _SIDE_OF}

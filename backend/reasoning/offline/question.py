@@ -532,7 +532,7 @@ def _says_name(asked: Asked, passage: str, question: str = "") -> bool:
 # The asker speaking of their own setup ("I pass …", "our tests", "for me"), outside quotes
 # (a title such as "I'm in the Mood for Love" is a name).
 _ASKER: Final = re.compile(
-    r"\bI(?:'m|'ve|'d|'ll|’m|’ve|’d|’ll)?\b|(?:^|(?<=[.?!:;] ))(?:My|We|Our)\b"
+    r"\bI(?:'m|'ve|'d|'ll|’m|’ve|’d|’ll)?\b|(?:^\W*|(?<=[.?!:;] ))(?:My|We|Our)\b"
     r"|\b(?:my|me|we|our|us|myself|ourselves)\b"
 )
 _IN_QUOTES: Final = re.compile(r'"[^"\n]*"|“[^”\n]*”|`[^`\n]*`')
