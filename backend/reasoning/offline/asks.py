@@ -39,6 +39,17 @@ _CLAUSE_SPLIT: Final = re.compile(
     r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
     re.I,
 )
+# A part that asks: a question word or an auxiliary first, or a request ("List …", "Explain …")
+_ASKS_HERE: Final = re.compile(
+    r"^\W*(?:(?:and|also|then|but)\s+)*(?:(?:in|on|from|at|by|with|for|since|until|to|of|"
+    r"under|after|before)\s+)?(?:how|what|which|who|whom|whose|where|when|why|whether|"
+    r"is|are|was|were|do|does|did|can|could|should|would|will|must|may|has|have|"
+    r"list|name|explain|describe|show|give|tell|compare)\b",
+    re.I,
+)
+_QUESTION_WORD: Final = re.compile(
+    r"\b(?:how|what|which|who|whom|whose|where|when|why|whether)\b", re.I
+)
 _NUMBER_MARK: Final = re.compile(r"^\(?(?:\d+|[a-h])[.)]\s+")
 _LEADING_CONJUNCTION: Final = re.compile(r"^(?:and|also|and also|then|and then|but)\s+", re.I)
 _DATES: Final = word_set(
@@ -90,11 +101,25 @@ def question_parts(query: str) -> list[str]:
         # things, not three), and the scene stays with its first ask.
         scene, asking = scene_and_asking(query)
         parts = [p.strip(" ;,") for p in _CLAUSE_SPLIT.split(asking)]
+        # A statement before the ask is its setting, not an ask: "My task is awaiting
+        # to_thread.run_sync and I want it to be cancellable; how do I allow that?"
+        while len(parts) >= 2 and not _asks_something(parts[0]):
+            parts[:2] = [f"{parts[0]}; {parts[1]}"]
         if scene and parts:
             parts[0] = f"{scene} {parts[0]}"
     parts = [_LEADING_CONJUNCTION.sub("", _NUMBER_MARK.sub("", p)).strip() for p in parts]
     parts = [p[:1].upper() + p[1:] for p in parts if p]
     return parts if len(parts) >= 2 else [query]
+
+
+def _asks_something(part: str) -> bool:
+    """Does the part ask, after the setting it may open with ("I want a session cookie …:
+    which max_age …", "To accept file uploads, which dependency …")?"""
+    if _QUESTION_WORD.search(part):
+        return True  # ("By default how many …", "Between A and B, which of them …")
+    part = part.rpartition(":")[2].strip()
+    part = _OPENING_CLAUSE.sub("", part, count=1)
+    return bool(_ASKS_HERE.match(part))
 
 
 def statements(text: str) -> list[str]:

@@ -107,3 +107,14 @@ def test_in_which_order_is_no_second_ask() -> None:
 def test_a_case_name_with_v_ends_no_statement_of_the_question() -> None:
     question = "Which case came first, Craig v. Boren or United States v. Paramount Pictures?"
     assert statements(question) == [question]
+
+
+def test_a_statement_before_the_ask_is_its_setting_not_an_ask() -> None:
+    question = (
+        "My task is awaiting to_thread.run_sync and I want it to be cancellable; "
+        "how do I allow that?"
+    )
+    (only,) = asks(question)
+    assert only.text == question
+    # a part asking after its colon is an ask of its own
+    assert len(asks("I want a cookie: which max_age do I give it; and what must I install?")) == 2
