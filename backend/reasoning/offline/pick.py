@@ -85,6 +85,7 @@ DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
 NEED_NOT_COVERAGE: Final = 0.45  # a premise's "has to" denied by "doesn't have to" …
 PREMISE_TERMS: Final = 3  # a stated premise this long is denied by a sentence holding most of it
 RARE_PAIR_TERMS: Final = 5  # two of the three rarest words name the subject in a question this long
+REMEDY_TERMS: Final = 2  # a denial's remedy holding this many more of the question's words
 DENIAL_FAR: Final = 0.3  # a denial's similarity is within this of the nearest passage's
 WINDOW_PENALTY: Final = 0.04
 ADDS_COVERAGE: Final = 0.1  # a window holding this much more of the question than its best sentence
@@ -174,6 +175,10 @@ def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
         return False
 
     def named(before: str, name: str) -> bool:
+        # "Renamed the `cancellable` argument in `anyio.to_thread.run_sync()` to … (and
+        # deprecated the old parameter name)": what is gone is the argument, not the function
+        # that holds it
+        before = _HOLDER.sub(" ", before)
         if not in_code:
             return names_code(before, name)
         pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
@@ -186,11 +191,23 @@ def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
     # A change log's line: "Removed the `urllib3.contrib.ntlmpool` module." (what follows the
     # verb up to "in favor of" or a clause's end is what is gone)
     opening = _REMOVED_OPENING.match(text)
-    return opening is not None and any(named(opening.group("gone"), n) for n in names)
+    if opening is None:
+        return False
+    # (the thing removed is the first code named: "Remove deprecated `app` argument passed
+    # to `httpx.Client` on the `TestClient`" leaves the `TestClient` in place)
+    gone = opening.group("gone")
+    gone = next(iter(re.findall(r"`[^`]+`", gone)), gone)
+    return any(named(gone, n) for n in names)
 
 
+# "the `x` argument in `f()`", "an option of `Y`": the code named last holds the thing
+_HOLDER: Final = re.compile(
+    r"\b(?:arguments?|parameters?|params?|options?|keywords?|attributes?|methods?|fields?|"
+    r"flags?|settings?)\s+(?:in|of|on|for|from|to)\s+`[^`]+`",
+    re.I,
+)
 _REMOVED_OPENING: Final = re.compile(
-    r"^\W*(?:removed|dropped|deleted|deprecated)\b(?P<gone>.*?)"
+    r"^\W*(?:removed?|dropped|drop|deleted?|deprecated?)\b(?P<gone>.*?)"
     r"(?=\bin\s+favou?r\s+of\b|\binstead\b|\buse\b|[,;:(]|$)",
     re.I,
 )
@@ -1174,6 +1191,7 @@ def _denial(
             and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
+            and not _way_around(passage.quote, asked.terms, gone=False)
         ):
             return choice
         if not passage.is_code and _gone_named(passage.quote, named):
@@ -1202,6 +1220,52 @@ def _denial(
         # well as --help?" among a few pages) in a sentence on what docopt does not support
         # is not about it.
         near = choice.similarity >= nearest - DENIAL_FAR
-        if (about_it or choice.coverage >= DENIAL_FULL_COVERAGE) and near and denies(passage.quote):
+        if (
+            (about_it or choice.coverage >= DENIAL_FULL_COVERAGE)
+            and near
+            and denies(passage.quote)
+            and not _way_around(passage.quote, asked.terms)
+            and not _renames_unnamed(passage.quote, named)
+        ):
             return choice
     return None
+
+
+_NEXT_CLAUSE: Final = re.compile(
+    r"[,;:]?\s+(?:so|but|instead|therefore|hence|thus)\b[\s,]*", re.I
+)  # (", where only …" goes on about what is denied)
+_RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b", re.I)
+
+
+def _renames_unnamed(sentence: str, named: list[str]) -> bool:
+    """Does the sentence rename code the question does not name? "Renamed the `cancellable`
+    argument in `anyio.to_thread.run_sync()` to `abandon_on_cancel` (and deprecated the old
+    parameter name)" gives a new name; it denies only a question that uses the old one."""
+    m = _RENAMED.search(plain(sentence))
+    return m is not None and not any(names_code(m.group("old"), n) for n in named)
+
+
+def _way_around(sentence: str, terms: list[str], gone: bool = True) -> bool:
+    """Does the sentence, after saying what is not so, give the way the question takes?
+    "Pytest does not natively support running asynchronous test functions, so they have to
+    be marked for the AnyIO pytest plugin to pick them up." answers "With the AnyIO pytest
+    plugin, how do I …?": its remedy holds words of the question (two or more) that its
+    denial does not. ("… cannot be reused, and must be replaced instead" holds none.)"""
+    text = plain(sentence)
+    patterns = (_CANNOT_BE, _GONE) if gone else (_CANNOT_BE,)
+    ends = [m.end() for pattern in patterns for m in pattern.finditer(text)]
+    if not ends:
+        return False
+    cut = min(ends)
+    rest = re.split(r"(?<=[.!?])\s+", text[cut:], maxsplit=1)[0]  # (the same sentence)
+    # the remedy is a clause of its own ("…, so they have to …"); "It is not possible to
+    # specify a different key …" says in one clause what cannot be done
+    clause = _NEXT_CLAUSE.search(rest)
+    if clause is None:
+        return False
+    denied, remedy = (
+        part_stems(text[:cut] + rest[: clause.start()]),
+        part_stems(rest[clause.end() :]),
+    )
+    new = {stem(t.lower()) for t in terms} - denied
+    return sum(_holds(remedy, t) for t in new) >= REMEDY_TERMS

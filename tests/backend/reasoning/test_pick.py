@@ -16,6 +16,8 @@ from backend.reasoning.offline.pick import (
     _gone_named,
     _holds_the_ask,
     _opposes,
+    _renames_unnamed,
+    _way_around,
     assigned_names,
     choose,
     coverage,
@@ -1678,3 +1680,43 @@ def test_the_tail_of_a_version_is_no_unknown_name() -> None:
         "deepcopy__",
         "Kerberos",
     ]
+
+
+PYTEST_PLUGIN = (
+    "Pytest does not natively support running asynchronous test functions, so they have to "
+    "be marked for the AnyIO pytest plugin to pick them up.\n\n"
+    "If you need to run a single test on a specific backend, you can use "
+    "`@pytest.mark.parametrize` with the `anyio_backend` parameter."
+)
+
+
+async def test_a_denial_giving_the_way_the_question_takes_denies_nothing(
+    engine: OfflineEngine,
+) -> None:
+    question = "With the AnyIO pytest plugin, how do I make one test run only on asyncio?"
+    pick = await _pick(engine, question, [source("S1", "Testing", PYTEST_PLUGIN)])
+    assert pick.denial is None
+    terms = analyse(question).terms
+    assert _way_around(PYTEST_PLUGIN.split("\n")[0], terms)
+    # no remedy of its own, or one holding none of the question's words: a denial stands
+    assert not _way_around("AnyIO events cannot be reused, and must be replaced instead.", terms)
+    assert not _way_around(
+        "It is not possible to run one AnyIO pytest plugin test on asyncio.", terms
+    )
+
+
+def test_a_rename_denies_only_a_question_using_the_old_name() -> None:
+    renamed = (
+        "Renamed the `cancellable` argument in `anyio.to_thread.run_sync()` to "
+        "`abandon_on_cancel` (and deprecated the old parameter name)"
+    )
+    assert _renames_unnamed(renamed, ["to_thread.run_sync"])
+    assert not _renames_unnamed(renamed, ["cancellable"])
+    # the function holding the renamed argument is not what is gone
+    assert not _gone_named(renamed, ["to_thread.run_sync"])
+    # the first code a change line removes is what is gone, not what holds it
+    named = ["TestClient"]
+    assert not _gone_named("Remove deprecated `app` argument passed to `TestClient`.", named)
+    assert _gone_named(
+        "Remove deprecated `allow_redirects` argument from `TestClient`.", ["allow_redirects"]
+    )
