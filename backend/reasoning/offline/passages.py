@@ -40,11 +40,20 @@ MAX_CODE_LINES: Final = 3
 _IMPORT: Final = re.compile(
     r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
 )
-_CHANGELOG: Final = re.compile(
-    r"^\W*(?:add|added|fix|fixed|remove|removed|change|changed|deprecate|deprecated|support|"
+_CHANGE_VERBS: Final = (
+    r"(?:add|added|fix|fixed|remove|removed|change|changed|deprecate|deprecated|support|"
     r"allow|bump|update|updated|drop|dropped|raise|make|don't|do not|use|move|rename|improve|"
-    r"introduce)\b(?:[^.]|\.(?=\w)){0,120}(?:#\d+|\.)?\s*$",  # ("Add `a.b.c`.": a name's dots)
+    r"introduce)\b"
+)
+_CHANGELOG: Final = re.compile(
+    r"^\W*" + _CHANGE_VERBS + r"(?:[^.]|\.(?=\w)){0,120}(?:#\d+|\.)?\s*$",  # ("Add `a.b.c`.")
     re.I,
+)
+# In release notes, an entry of any length opens with its change ("Fixed processes spawned by
+# `anyio.to_process()` being "lost" … when processes that have idled over 5 minutes …"),
+# perhaps after a tag ("BACKWARDS INCOMPATIBLE Removed …")
+_CHANGE_ENTRY: Final = re.compile(
+    r"^\W*(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?" + _CHANGE_VERBS, re.I
 )
 _FENCED: Final = re.compile(
     r"[ \t]*\n\s*(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)(?:\n[ \t]*(?P=fence)|\Z)", re.S
@@ -264,6 +273,7 @@ def passages(source: Source) -> list[Passage]:
         passage.is_changelog = not passage.is_code and (
             # ("Use `session.notify` …" in a guide is an instruction)
             (is_changelog(opening) and (notes or ref))
+            or (notes and bool(_CHANGE_ENTRY.match(opening)))
             # ("Schedule `BackgroundTasks` from within … [#2688](…)" in the release notes)
             or (notes and ref)
         )

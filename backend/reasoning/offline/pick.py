@@ -427,7 +427,11 @@ def choose(
     if needs_value(asked) and named:
         # A value answers only about the thing the question names: "80 characters" of the
         # help text is not the width of `click.progressbar`.
-        about = [c for c in scored if _names_any(c.passage, named)]
+        # (or a page that named it before the passage: "Worker processes terminate after 5
+        # minutes of inactivity" under "Technical details" of the page on `to_process.run_sync`)
+        about = [
+            c for c in scored if _names_any(c.passage, named) or _named_before(c.passage, named)
+        ]
         scored = about + [c for c in scored if c not in about]
     top = scored[0]
     found = (
@@ -446,7 +450,12 @@ def choose(
         # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
         # variable wins?") says where the asker is, not what the documents must know.
         and not unknown_names(asking_part(plan.query, phrases=False), known or sources)
-        and (not named or not needs_value(asked) or _names_any(top.passage, named))
+        and (
+            not named
+            or not needs_value(asked)
+            or _names_any(top.passage, named)
+            or _named_before(top.passage, named)
+        )
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
@@ -821,6 +830,12 @@ def names_code(text: str, name: str) -> bool:
         return True
     code = rf"`{re.escape(member)}(?:\(\))?`|(?<![\w]){re.escape(member)}\("
     return member != name and re.search(code, lowered) is not None
+
+
+def _named_before(passage: Passage, named: list[str]) -> bool:
+    """Does the passage's page name one of these before it?"""
+    before = passage.source.text[: passage.start]
+    return any(names_code(before, n) for n in named)
 
 
 def _names_any(passage: Passage, named: list[str]) -> bool:

@@ -564,3 +564,20 @@ def test_code_is_read_with_the_one_sentence_paragraph_that_says_what_it_is_for()
     assert all(p.quote in PART_OF_A_FUNCTION for p in code)
     other = [p for p in passages(source("S2", "Switching", MAKO)) if p.is_code]
     assert other and not any(p.sentences[0].startswith(("Jinja", "You could")) for p in other)
+
+
+def test_a_long_release_notes_entry_opening_with_its_change_is_one() -> None:
+    entry = (
+        "Fixed processes spawned by `anyio.to_process()` being lost as unusable to the process "
+        "pool when processes that have idled over 5 minutes are pruned, leading to increased "
+        "memory consumption (PR by Anael Gorfinkel)"
+    )
+    assert [p.is_changelog for p in passages(source("S1", "Version history", entry))] == [True]
+    tagged = "BACKWARDS INCOMPATIBLE Removed the `Event.clear()` method from every event class."
+    assert [p.is_changelog for p in passages(source("S1", "Version history", tagged))] == [True]
+    # in a guide, a long sentence opening with "Use" is an instruction
+    guide = source("S2", "Subprocesses", entry.replace("Fixed", "Use"))
+    assert [p.is_changelog for p in passages(guide)] == [False]
+    # and a capitalised opening word is no tag
+    notes = source("S3", "Version history", "You can use `to_process.run_sync` for this.")
+    assert [p.is_changelog for p in passages(notes)] == [False]

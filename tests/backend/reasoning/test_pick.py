@@ -1720,3 +1720,37 @@ def test_a_rename_denies_only_a_question_using_the_old_name() -> None:
     assert _gone_named(
         "Remove deprecated `allow_redirects` argument from `TestClient`.", ["allow_redirects"]
     )
+
+
+async def test_a_value_on_the_page_that_named_the_code_before_it_answers(
+    engine: OfflineEngine,
+) -> None:
+    page = sectioned(
+        "S1",
+        "Using subprocesses",
+        [
+            (
+                "Running functions in worker processes",
+                "CPU intensive work is best run in worker processes. This is done by using "
+                "`to_process.run_sync`.",
+            ),
+            (
+                "Technical details",
+                "Worker processes terminate after 5 minutes of inactivity, or when the event "
+                "loop is finished.",
+            ),
+        ],
+    )
+    notes = source(
+        "S2",
+        "Version history",
+        "Fixed processes spawned by `anyio.to_process()` being lost to the pool when processes "
+        "that have idled over 5 minutes are pruned as part of the `to_process.run_sync()` call.",
+    )
+    question = (
+        "How long does an idle worker process started by to_process.run_sync stay alive "
+        "before it exits?"
+    )
+    pick = await _pick(engine, question, [notes, page])
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.text.startswith("Worker processes terminate after 5 minutes")
