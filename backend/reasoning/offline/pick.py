@@ -207,8 +207,10 @@ _HOLDER: Final = re.compile(
     re.I,
 )
 _REMOVED_OPENING: Final = re.compile(
-    r"^\W*(?:removed?|dropped|drop|deleted?|deprecated?)\b(?P<gone>.*?)"
-    r"(?=\bin\s+favou?r\s+of\b|\binstead\b|\buse\b|[,;:(]|$)",
+    # (after a tag: "BACKWARDS INCOMPATIBLE Removed the `Event.clear()` method.")
+    r"^\W*(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?"
+    r"(?:removed?|dropped|drop|deleted?|deprecated?)\b(?P<gone>.*?)"
+    r"(?=\bin\s+favou?r\s+of\b|\binstead\b|\buse\b|[,;:]|(?<!\w)\(|$)",  # (not a call's "(")
     re.I,
 )
 
@@ -801,7 +803,7 @@ def identifiers(question: str) -> list[str]:
     """Code names in the question: dotted (``click.progressbar``), with an underscore
     (``max_age``), PascalCase of code (``TestClient``) or in backticks."""
     out = []
-    for token in re.findall(r"`([^`]+)`|([A-Za-z_][\w.]*\w)", question):
+    for token in re.findall(r"`([^`]+)`|([A-Za-z_][\w.]*\w)(\(\))?", question):
         name = (token[0] or token[1]).strip().rstrip("()")
         if _ABBREVIATION.match(name):
             continue
@@ -811,7 +813,8 @@ def identifiers(question: str) -> list[str]:
         pascal = re.match(r"[A-Z](?:[a-z]{3,}|[A-Z]+)[A-Z][a-z]", name) or re.fullmatch(
             r"(?:[A-Z][a-z]+){3,}", name
         )
-        if "_" in name or "." in name or pascal or token[0]:
+        # (a call: "clear()")
+        if "_" in name or "." in name or pascal or token[0] or token[2]:
             out.append(name)
     return [n for n in dict.fromkeys(out) if len(n) > 1]
 
@@ -826,6 +829,8 @@ def names_code(text: str, name: str) -> bool:
     member = name.rsplit(".", 1)[-1]
     if len(member) <= 3:
         return False  # "Node.js" and "require.js" share a suffix, not a member
+    if member == name and re.search(rf"\w\.{re.escape(name)}\(", lowered):
+        return True  # a method called by its name ("clear()": `Event.clear()`)
     if member != name and re.search(rf"\w\.{re.escape(member)}(?!\w)", lowered):
         return True
     code = rf"`{re.escape(member)}(?:\(\))?`|(?<![\w]){re.escape(member)}\("

@@ -1754,3 +1754,13 @@ async def test_a_value_on_the_page_that_named_the_code_before_it_answers(
     pick = await _pick(engine, question, [notes, page])
     assert pick.found and pick.best is not None
     assert pick.best.passage.text.startswith("Worker processes terminate after 5 minutes")
+
+
+def test_a_method_the_question_calls_is_denied_by_its_removal_note() -> None:
+    question = "How do I call clear() on an anyio Event so I can reuse the same event object?"
+    named = identifiers(question)
+    assert named == ["clear"]  # a call is code, however plain its word
+    assert names_code("Call `Event.clear()` to reset it.", "clear")
+    tagged = "BACKWARDS INCOMPATIBLE Removed the `Event.clear()` method."
+    assert _gone_named(tagged, named)
+    assert not _gone_named("BACKWARDS INCOMPATIBLE Removed the `Event.wait()` method.", named)
