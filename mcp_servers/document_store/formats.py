@@ -432,8 +432,8 @@ def role_text(source: str) -> str:
     titled = _TITLED_TARGET.match(shown)
     if titled:
         return titled.group("title")
-    if shown.startswith("~"):
-        return shown.rpartition(".")[2]
+    if shown.startswith("~"):  # (":func:`~move_on_after`" has no dot: the name, no tilde)
+        return shown[1:].rpartition(".")[2]
     if "/" in shown and role and role.group("role") == "doc" or shown.startswith("/"):
         # :doc:`/signer`, :doc:`../middleware/proxy_fix`: the document's own name ("The
         # signer is …")

@@ -690,3 +690,11 @@ def test_a_version_note_s_text_on_its_first_line_is_one_paragraph_with_the_rest(
         "Changed in version 1.17.1: This recipe is now part of the `alembic current` command, "
         "available from the command line as `--check-heads`:\n\n```"
     ) in shown
+
+
+def test_a_tilde_role_without_a_dot_shows_the_bare_name() -> None:
+    shown = rst_to_markdown(
+        "Use :func:`~move_on_after` or :class:`~anyio.abc.TaskGroup`.\n"
+    ).markdown
+    assert "`move_on_after`" in shown and "`TaskGroup`" in shown
+    assert "~" not in shown

@@ -269,6 +269,12 @@ _CONTRAST: Final = re.compile(
     re.I,
 )
 COMPARING_SHARE: Final = 0.9  # such a passage answers when it scores this close to the best
+# … or this close, when it states the difference outright ("The difference between these two
+# is that the former simply exits …, while the other raises a `TimeoutError`.")
+STATED_DIFFERENCE_SHARE: Final = 0.8
+_STATED_DIFFERENCE: Final = re.compile(
+    r"\b(?:the|one|main|key|only) differences? between\b|\bthe former\b", re.I
+)
 
 
 def _comparing_passage(
@@ -282,10 +288,13 @@ def _comparing_passage(
     if pick.best is None or pick.denial is not None:
         return None
     for choice in pick.ranked or []:
-        if choice.score < COMPARING_SHARE * pick.best.score:
+        if choice.score < STATED_DIFFERENCE_SHARE * pick.best.score:
             break
         text = choice.passage.quote
-        if all(mentions(text, e) for e in plan.entities) and _CONTRAST.search(text):
+        if not all(mentions(text, e) for e in plan.entities):
+            continue
+        close = choice.score >= COMPARING_SHARE * pick.best.score
+        if (close and _CONTRAST.search(text)) or _STATED_DIFFERENCE.search(text):
             return choice, pick.found
     return None
 

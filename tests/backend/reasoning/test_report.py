@@ -11,7 +11,7 @@ from backend.reasoning.models import Plan, Report, Source
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.report import ONE_SOURCE_NOTE
 from backend.reasoning.offline.text import split_sentences
-from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, source
+from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, sectioned, source
 
 MAGAZINES = "Which magazine was started first, Arthur's Magazine or First for Women?"
 
@@ -887,3 +887,33 @@ async def test_a_compared_side_is_answered_by_what_its_own_section_says(
     )
     assert "a single background task" in report.answer
     assert "Signature" not in report.answer
+
+
+TIMEOUTS = (
+    "Networked operations can often take a long time, and you usually want to set up some kind "
+    "of a timeout to ensure that your application doesn't stall forever. There are two "
+    "principal ways to do this: `~move_on_after` and `~fail_after`. Both are used as "
+    "synchronous context managers. The difference between these two is that the former simply "
+    "exits the context block prematurely on a timeout, while the other raises a "
+    "`TimeoutError`.\n\n"
+    "Both methods create a new cancel scope, and you can check the deadline by accessing the "
+    "`deadline` attribute. Note, however, that an outer cancel scope may have an earlier "
+    "deadline than your current cancel scope.\n\n"
+    "Here's how you typically use timeouts:\n\n"
+    "```\nwith move_on_after(1) as scope:\n    await sleep(2)\n```\n\n"
+    "Note: It's recommended not to directly cancel a scope from `~fail_after`, as that may "
+    "currently result in `TimeoutError` being erroneously raised if exiting the scope is "
+    "delayed long enough for the deadline to be exceeded."
+)
+
+
+async def test_a_stated_difference_after_naming_both_sides_answers_the_comparison(
+    engine: OfflineEngine,
+) -> None:
+    sources = [sectioned("S1", "Cancellation and timeouts", [("Timeouts", TIMEOUTS)])]
+    _, report = await _run(
+        engine,
+        "What is the difference between move_on_after and fail_after when the timeout expires?",
+        sources,
+    )
+    assert "the former simply exits the context block" in report.answer.split("\n")[0]
