@@ -1675,6 +1675,9 @@ def test_the_tail_of_a_version_is_no_unknown_name() -> None:
     )
     question = "Which segment names turn 1.0.0 into the release candidate 1.0.0rc0?"
     assert unknown_names(question, [versioning]) == []
+    # nor is the tail of a file name after a hyphen
+    hook = "What hook id goes in .pre-commit-config.yaml for the segments?"
+    assert unknown_names(hook, [versioning]) == []
     # a name the sources never say is still unknown, however it is written
     assert unknown_names("Does it write a __deepcopy__ or use Kerberos?", [versioning]) == [
         "deepcopy__",
