@@ -344,6 +344,7 @@ def choose(
     # "`y = attr.ib()` … which exception?") shows what happens: it answers too.
     quoted = asked.quoted
     env_var = {"environment", "variable"} <= set(asked.wants)
+    argument = bool(_ARGUMENT_WORDS & set(asked.wants))
     candidates = [
         p
         for s in sources
@@ -361,6 +362,9 @@ def choose(
             # "Which environment templates does Alembic ship with?": the `list_templates`
             # output after "These can be listed out using …" lists them, one "name - what" a line
             or ((asked.kind == "list" or plan.kind == "list") and lists_in_code(p))
+            # "Which constructor argument raises that number?": the code passing it shows it
+            # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
+            or (argument and not p.is_defaults and bool(_KEYWORD_PASSED.search(p.quote)))
         )
     ]
     if not candidates:
@@ -440,7 +444,7 @@ def choose(
         (
             top.coverage >= MIN_COVERAGE
             or (top.similarity >= CLOSE_SIMILARITY and top.coverage >= MIN_CLOSE_COVERAGE)
-            or _holds_the_ask(asked, top, idf)
+            or _holds_the_ask(asked, top, idf, plan.query)
             or (top.passage.is_code and _shows(top.passage, quoted))
         )
         and (top.cue or not needs_value(asked))
@@ -461,6 +465,10 @@ def choose(
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+_ARGUMENT_WORDS: Final = frozenset({"argument", "parameter", "keyword", "kwarg", "arg"})
+_KEYWORD_PASSED: Final = re.compile(r"\w\((?:[^()]*,)?\s*[a-z_]\w*\s*=(?!=)")
 
 
 def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
@@ -546,7 +554,7 @@ def _context(passage: Passage) -> str:
     return " ".join([passage.source.title, *passage.source.sections])
 
 
-def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
+def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: str = "") -> bool:
     """A question that sets a long scene is answered by a passage holding most of what its
     asking part says, with the kind of thing asked for, however few of the scene's words it
     holds ("… I want to route those into my own logging setup. Which logger should I grab?" /
@@ -556,7 +564,12 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float]) -> bool:
     passage = top.passage
     context = _context(passage)
     text = f"{passage.section}\n{passage.intro}\n{passage.quote}"
-    return coverage(list(asked.focus), text, context, idf) >= ASK_COVERAGE
+    focus = list(asked.focus)
+    if question and names_wanted_type(asked, passage.quote, question):
+        # the kind asked for is there, named: "which constructor argument" is held by
+        # `PoolManager(num_pools=50)`, whatever words it uses for it
+        focus = [t for t in focus if t not in asked.wants] or focus
+    return coverage(focus, text, context, idf) >= ASK_COVERAGE
 
 
 def under_heading(source: Source, sentence: str, section: str | None = None) -> str:

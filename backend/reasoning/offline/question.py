@@ -545,6 +545,10 @@ def about_the_asker(question: str) -> bool:
     return _ASKER.search(_IN_QUOTES.sub(" ", question)) is not None
 
 
+_ARGUMENT_KINDS: Final = frozenset(stem(w) for w in ("argument", "parameter", "keyword", "kwarg"))
+_KEYWORD_ARGUMENT: Final = re.compile(r"\w\((?:[^()]*,)?\s*([a-z_]\w*)\s*=(?!=)")
+
+
 def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     """Does the passage name something of the kind asked for, that the question does not
     already name: a ``PrintLogger`` for "which logger", ``NO_COLOR`` for "which environment
@@ -558,6 +562,10 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     if wants & _CHARACTER_WORDS:  # "which character separates …": a character, shown or named
         found = _CHARACTER.findall(passage)
         return any(c.lower() not in said for c in found)
+    if wants & _ARGUMENT_KINDS:  # "which constructor argument …": `PoolManager(num_pools=50)`
+        passed = (m.group(1) for m in _KEYWORD_ARGUMENT.finditer(passage))
+        if any(name.lower() not in said for name in passed):
+            return True
     env = "variable" in asked.wants and "environment" in asked.wants
     for token in _IDENT.findall(passage):
         if token.lower() in said or len(token) < 3:

@@ -28,7 +28,7 @@ from backend.reasoning.offline.pick import (
     unknown_names,
     window_penalty,
 )
-from backend.reasoning.offline.question import about_the_asker, analyse
+from backend.reasoning.offline.question import about_the_asker, analyse, names_wanted_type
 from tests.backend.reasoning.corpus import DEFAULT_SETUP, sectioned, source
 
 TIMEOUTS = (
@@ -1767,3 +1767,25 @@ def test_a_method_the_question_calls_is_denied_by_its_removal_note() -> None:
     tagged = "BACKWARDS INCOMPATIBLE Removed the `Event.clear()` method."
     assert _gone_named(tagged, named)
     assert not _gone_named("BACKWARDS INCOMPATIBLE Removed the `Event.wait()` method.", named)
+
+
+POOLS = (
+    "The `PoolManager` class automatically handles creating `ConnectionPool` instances for each "
+    "host as needed. By default, it will keep a maximum of 10 `ConnectionPool` instances. If "
+    "you're making requests to many different hosts it might improve performance to increase "
+    "this number.\n\n```python\nimport urllib3\n\nhttp = urllib3.PoolManager(num_pools=50)\n```\n\n"
+    "However, keep in mind that this does increase memory and socket consumption."
+)
+
+
+async def test_asked_which_argument_the_code_passing_it_answers(engine: OfflineEngine) -> None:
+    question = (
+        "Our service talks to 40 partner APIs through one PoolManager. Which constructor "
+        "argument raises the number of per-host connection pools it keeps?"
+    )
+    asked = analyse(question)
+    assert names_wanted_type(asked, "http = urllib3.PoolManager(num_pools=50)", question)
+    assert not names_wanted_type(asked, "The `PoolManager` class creates pools.", question)
+    pick = await _pick(engine, question, [source("S1", "Advanced Usage", POOLS)])
+    assert pick.found and pick.best is not None
+    assert "num_pools=50" in pick.best.passage.text
