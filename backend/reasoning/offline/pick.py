@@ -160,9 +160,32 @@ def denies(sentence: str, gone: bool = True) -> bool:
     patterns = (_CANNOT_BE, _GONE) if gone else (_CANNOT_BE,)
     return any(
         not _CONDITION.search(sentence[: m.start()])
+        # "msgpack doesn't support integers less than -9223372036854775808, and greater than
+        # 18446744073709551615": a bound, stated
+        and not _BOUND.match(sentence[m.end() :])
         for pattern in patterns
         for m in pattern.finditer(sentence)
     )
+
+
+_BOUND: Final = re.compile(
+    r"\s+(?:[\w-]+\s+){0,3}?(?:(?:less|greater|more|fewer|larger|smaller|longer|shorter|higher|"
+    r"lower|bigger)\s+than|above|below|beyond|over|under|outside|exceeding)\s+[-−+]?\d",
+    re.I,
+)
+_BY_MEANS: Final = re.compile(
+    r"\b(?:cannot|can't|can not|(?:does|do|is|are)\s*(?:not|n't))\b[^.;:]{0,80}?"
+    r"\b(?:using|via|through|with)\s+`(?P<means>[^`]+)`",
+    re.I,
+)
+
+
+def _by_other_means(sentence: str, question: str) -> bool:
+    """Does the sentence say it cannot be done by one means the question does not ask about?
+    "cattrs cannot structure both `old_field` and `new_field` into a single field using
+    `rename`" denies nothing of "How can cattrs structure both versions …?"."""
+    m = _BY_MEANS.search(plain(sentence))
+    return m is not None and not names_code(question, m.group("means").strip("()"))
 
 
 def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
@@ -1226,6 +1249,7 @@ def _denial(
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
             and not _way_around(passage.quote, asked.terms, gone=False)
+            and not _by_other_means(passage.quote, question)
         ):
             return choice
         if not passage.is_code and _gone_named(passage.quote, named):
@@ -1259,6 +1283,7 @@ def _denial(
             and near
             and denies(passage.quote)
             and not _way_around(passage.quote, asked.terms)
+            and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
         ):
             return choice

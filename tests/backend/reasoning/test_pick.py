@@ -12,6 +12,7 @@ from backend.reasoning.offline.pick import (
     MIN_CLOSE_COVERAGE,
     WINDOW_PENALTY,
     Choice,
+    _by_other_means,
     _fuller_sibling_first,
     _gone_named,
     _holds_the_ask,
@@ -1789,3 +1790,17 @@ async def test_asked_which_argument_the_code_passing_it_answers(engine: OfflineE
     pick = await _pick(engine, question, [source("S1", "Advanced Usage", POOLS)])
     assert pick.found and pick.best is not None
     assert "num_pools=50" in pick.best.passage.text
+
+
+def test_a_stated_bound_or_one_means_ruled_out_is_no_denial() -> None:
+    assert not denies(
+        "_msgpack_ doesn't support integers less than -9223372036854775808, and greater than "
+        "18446744073709551615."
+    )
+    assert denies("_msgspec_ doesn't support PyPy.")
+    ruled_out = (
+        "Here, builtin customizations such as rename are insufficient - _cattrs_ cannot "
+        "structure both `old_field` and `new_field` into a single field using `rename`."
+    )
+    assert _by_other_means(ruled_out, "How can cattrs structure both versions into one field?")
+    assert not _by_other_means(ruled_out, "How do I structure both with `rename`?")
