@@ -403,6 +403,13 @@ _FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;
 # Words a question uses to set its scene that no answer is about: "I need to show literal
 # Jinja syntax like {{ user }}" matched "… like in Python" and a loop over `user.…`.
 _FILLER: Final = word_set("need needs like")
+# The scene leaves a parameter out ("… and didn't pass tag_name. Which key …?"): its default
+# is what is asked
+_LEFT_OUT: Final = re.compile(
+    r"\b(?:have(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never)\s+(?:pass|give|set|specify|"
+    r"provide|supply)\s+(?:a|an|any|the)?\s*`?[a-z]\w*_\w+",
+    re.I,
+)
 
 
 def analyse(question: str) -> Asked:
@@ -414,7 +421,7 @@ def analyse(question: str) -> Asked:
     if kind == "lookup" and _DEFINITION.search(q) and len(key_terms(q)) <= 3:
         kind = "definition"
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(
-        _DEFAULT.search(_WHETHER.sub("", q))
+        _DEFAULT.search(_WHETHER.sub("", q)) or _LEFT_OUT.search(question)
     )
     if kind == "date" and _WHEN_EVENT.search(q) and not _DATE_WORDS.search(q):
         kind = "lookup"  # "When are the hooks called?": a moment of the program, not a date
@@ -681,6 +688,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         passage = _REFERENCES.sub(" ", passage)
     if asked.about_default and not _DEFAULT_VALUE.search(_without_asked_names(asked, passage)):
         return False
+    if asked.about_default and asked.kind == "list":
+        return True  # the default, given, is the list asked for ("The default value is `[…]`")
     if asked.default_setup and not about_default_setup(passage):
         return False  # "I haven't configured anything": what happens by default, not otherwise
     if asked.kind == "number":

@@ -593,3 +593,20 @@ def test_a_documented_command_line_option_is_a_way_to_do_it() -> None:
 )
 def test_when_a_program_does_something_is_a_moment_not_a_date(question: str, kind: str) -> None:
     assert analyse(question).kind == kind
+
+
+def test_a_parameter_the_scene_leaves_out_asks_for_its_default() -> None:
+    asked = analyse(
+        "I'm using configure_tagged_union for two attrs classes and didn't pass tag_name. "
+        "Which key will the tag end up under in the unstructured dict?"
+    )
+    assert asked.about_default
+    assert not analyse(
+        "Which key will the tag end up under in the unstructured dict?"
+    ).about_default
+    # asked which ones are used by default, the default given is the list
+    listing = analyse(
+        "I've never set autogenerate_plugins in env.py. Which plugins does autogenerate use?"
+    )
+    assert listing.kind == "list" and listing.about_default
+    assert holds_cue(listing, 'The default value is `["alembic.autogenerate.*"]`.')
