@@ -459,6 +459,7 @@ _PROMPT: Final = re.compile(r"^(?:>>>|\.\.\.)(?:\s|$)")
 _RAISED: Final = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)\b(?::|$)")
 
 
+_ASKS_RAISED: Final = part_stems("exception error raise")
 MAX_OUTPUT_CHARS: Final = 60
 
 
@@ -603,9 +604,13 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
     if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
         return passage.text
     wanted = part_stems(" ".join(terms))
+    # asked which exception, the traceback's last line names it ("cattrs.errors.
+    # ForbiddenExtraKeysError: Extra fields in constructor for E: else")
+    asks_raised = bool(wanted & _ASKS_RAISED)
 
     def held(line: str) -> int:  # a literal the question quotes outweighs its words
-        return len(wanted & part_stems(line)) + 10 * any(q in line for q in quoted)
+        named = asks_raised and bool(_RAISED.match(line.strip()))
+        return len(wanted & part_stems(line)) + 10 * any(q in line for q in quoted) + 5 * named
 
     counts = [held(ln) for ln in passage.code]
     # On a tie the later line: an example defines first and calls after.

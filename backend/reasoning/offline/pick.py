@@ -368,6 +368,8 @@ def choose(
     quoted = asked.quoted
     env_var = {"environment", "variable"} <= set(asked.wants)
     argument = bool(_ARGUMENT_WORDS & set(asked.wants))
+    # "What exception class does cattrs raise …?": often named only in the traceback shown
+    exception = bool({"exception", "error", "exceptions", "errors"} & set(asked.wants))
     candidates = [
         p
         for s in sources
@@ -381,7 +383,11 @@ def choose(
             or (quoted and not p.is_defaults and _shows(p, quoted))
             # "Which environment variable …": often named only in the code that sets it
             # ("Environment variables: ``NOXSESSION=tests nox``")
-            or (env_var and not p.is_defaults and names_wanted_type(asked, p.quote, plan.query))
+            or (
+                (env_var or exception)
+                and not p.is_defaults
+                and names_wanted_type(asked, p.quote, plan.query)
+            )
             # "Which environment templates does Alembic ship with?": the `list_templates`
             # output after "These can be listed out using …" lists them, one "name - what" a line
             or ((asked.kind == "list" or plan.kind == "list") and lists_in_code(p))

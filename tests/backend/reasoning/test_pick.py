@@ -1804,3 +1804,30 @@ def test_a_stated_bound_or_one_means_ruled_out_is_no_denial() -> None:
     )
     assert _by_other_means(ruled_out, "How can cattrs structure both versions into one field?")
     assert not _by_other_means(ruled_out, "How do I structure both with `rename`?")
+
+
+FORBID = (
+    "Sometimes it may be desirable to enforce a stricter contract, and to raise an error when "
+    "unknown keys are present - in particular when fields have default values this may help "
+    "with catching typos. `forbid_extra_keys` can also be enabled (or disabled) on a per-class "
+    "basis when creating structure hooks with `make_dict_structure_fn()`.\n\n```\n"
+    ">>> from cattrs.gen import make_dict_structure_fn\n>>>\n>>> @define\n"
+    "... class TestClass:\n...    number: int = 1\n>>>\n"
+    ">>> c = cattrs.Converter(forbid_extra_keys=True)\n"
+    '>>> c.structure({"nummber": 2}, TestClass)\nTraceback (most recent call last):\n...\n'
+    "ForbiddenExtraKeyError: Extra fields in constructor for TestClass: nummber\n"
+    ">>> hook = make_dict_structure_fn(TestClass, c, _cattrs_forbid_extra_keys=False)\n"
+    ">>> c.register_structure_hook(TestClass, hook)\n"
+    '>>> c.structure({"nummber": 2}, TestClass)\nTestClass(number=1)\n```'
+)
+
+
+async def test_asked_which_exception_the_traceback_shown_names_it(engine: OfflineEngine) -> None:
+    question = (
+        "We turned on forbid_extra_keys so typos fail loudly. What exception class does cattrs "
+        "raise when an unknown key shows up?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Customizing", FORBID)])
+    assert pick.best is not None and pick.best.passage.is_code
+    shown = shown_for(pick.best.passage, analyse(question).terms)
+    assert "ForbiddenExtraKeyError" in shown
