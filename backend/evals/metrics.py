@@ -37,20 +37,30 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url) reads as its text
 _MARKUP = re.compile(r"[`*]+|^\s*(?:#{1,6}|>|[-+]|\d+\.)\s+", re.MULTILINE)
-_EMPHASIS = re.compile(r"(?<![a-z0-9_])_+|_+(?![a-z0-9_])")  # _word_, not snake_case
+# _word_ and __word__ read as the word; snake_case, `_type` and `__init__` in code stay as written
+_EMPHASIS = re.compile(r"(?<![a-z0-9_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![a-z0-9_])")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
 
 def plain_text(text: str) -> str:
     """Lower case, Markdown markup (code ticks, emphasis, links, headings, list marks)
     dropped, any run of whitespace one space: the text as a reader takes it in."""
-    text = _MARKUP.sub(" ", _LINK.sub(r"\1", text)).lower()
-    return " ".join(_EMPHASIS.sub("", text).split())
+    text = _LINK.sub(r"\1", text)
+    # emphasis is read outside code spans only: "`_type`" is a name, "_guide_" a word
+    pieces = _CODE_SPAN.split(text)  # text, ticks, code, ticks, code, …, text
+    out = []
+    for k, piece in enumerate(pieces):
+        if k % 3 == 0:
+            out.append(_EMPHASIS.sub(r"\2", piece))
+        elif k % 3 == 2:
+            out.append(f" {piece} ")
+    return " ".join(_MARKUP.sub(" ", "".join(out)).lower().split())
 
 
 def mentions_phrase(text: str, phrase: str) -> bool:
     """True when ``phrase`` occurs in ``text`` as whole words ("308" is not in "3080"),
     ignoring case, whitespace and markup on both sides."""
-    wanted = plain_text(phrase)
+    wanted = plain_text(f"`{phrase.replace('`', '')}`")  # a phrase is literal: "_type" stays
     if not wanted:
         return False
     # a word edge is required only where the phrase itself starts or ends with a word

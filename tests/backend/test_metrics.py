@@ -202,3 +202,12 @@ def test_a_result_without_answer_found_counts_as_an_answer() -> None:
 def test_share_is_none_when_there_is_nothing_to_count() -> None:
     assert share([]) is None
     assert share([True, False, False]) == pytest.approx(0.3333)
+
+
+def test_a_leading_underscore_of_a_name_is_kept() -> None:
+    # "_type" is a name: "type" somewhere in the answer is not it
+    assert not mentions_phrase("The tag value is the type of the union member.", "_type")
+    assert mentions_phrase("By default, the tag field name is `_type`.", "_type")
+    assert not mentions_phrase("Call init() on it.", "__init__")
+    assert mentions_phrase("The generated `__init__` calls it.", "__init__")
+    assert plain_text("see _the guide_ and __this__") == "see the guide and this"
