@@ -52,9 +52,9 @@ _CHANGELOG: Final = re.compile(
 # In release notes, an entry of any length opens with its change ("Fixed processes spawned by
 # `anyio.to_process()` being "lost" … when processes that have idled over 5 minutes …"),
 # perhaps after a tag ("BACKWARDS INCOMPATIBLE Removed …")
-_CHANGE_ENTRY: Final = re.compile(
-    r"^\W*(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?" + _CHANGE_VERBS, re.I
-)
+# a tag in capitals before a release note's change ("BACKWARDS INCOMPATIBLE Removed …"), if any
+CHANGE_TAG: Final = r"(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?"
+_CHANGE_ENTRY: Final = re.compile(r"^\W*" + CHANGE_TAG + _CHANGE_VERBS, re.I)
 _FENCED: Final = re.compile(
     r"[ \t]*\n\s*(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)(?:\n[ \t]*(?P=fence)|\Z)", re.S
 )

@@ -43,12 +43,20 @@ from backend.reasoning.models import Plan, Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage, lists_in_code, passages, section_of
+from backend.reasoning.offline.passages import (
+    CHANGE_TAG,
+    Passage,
+    lists_in_code,
+    passages,
+    section_of,
+)
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
+    KEYWORD_ARGUMENT,
     Asked,
     about_the_asker,
     asking_part,
+    asks_for_argument,
     holds_cue,
     names_counted,
     names_wanted_type,
@@ -231,8 +239,7 @@ _HOLDER: Final = re.compile(
 )
 _REMOVED_OPENING: Final = re.compile(
     # (after a tag: "BACKWARDS INCOMPATIBLE Removed the `Event.clear()` method.")
-    r"^\W*(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?"
-    r"(?:removed?|dropped|drop|deleted?|deprecated?)\b(?P<gone>.*?)"
+    r"^\W*" + CHANGE_TAG + r"(?:removed?|dropped|drop|deleted?|deprecated?)\b(?P<gone>.*?)"
     r"(?=\bin\s+favou?r\s+of\b|\binstead\b|\buse\b|[,;:]|(?<!\w)\(|$)",  # (not a call's "(")
     re.I,
 )
@@ -367,7 +374,7 @@ def choose(
     # "`y = attr.ib()` … which exception?") shows what happens: it answers too.
     quoted = asked.quoted
     env_var = {"environment", "variable"} <= set(asked.wants)
-    argument = bool(_ARGUMENT_WORDS & set(asked.wants))
+    argument = asks_for_argument(asked)
     # "What exception class does cattrs raise …?": often named only in the traceback shown
     exception = bool({"exception", "error", "exceptions", "errors"} & set(asked.wants))
     candidates = [
@@ -393,7 +400,7 @@ def choose(
             or ((asked.kind == "list" or plan.kind == "list") and lists_in_code(p))
             # "Which constructor argument raises that number?": the code passing it shows it
             # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
-            or (argument and not p.is_defaults and bool(_KEYWORD_PASSED.search(p.quote)))
+            or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
         )
     ]
     if not candidates:
@@ -494,10 +501,6 @@ def choose(
     )
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
-
-
-_ARGUMENT_WORDS: Final = frozenset({"argument", "parameter", "keyword", "kwarg", "arg"})
-_KEYWORD_PASSED: Final = re.compile(r"\w\((?:[^()]*,)?\s*[a-z_]\w*\s*=(?!=)")
 
 
 def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:

@@ -553,7 +553,14 @@ def about_the_asker(question: str) -> bool:
 
 
 _ARGUMENT_KINDS: Final = frozenset(stem(w) for w in ("argument", "parameter", "keyword", "kwarg"))
-_KEYWORD_ARGUMENT: Final = re.compile(r"\w\((?:[^()]*,)?\s*([a-z_]\w*)\s*=(?!=)")
+# a keyword passed in a call: `PoolManager(num_pools=50)`
+KEYWORD_ARGUMENT: Final = re.compile(r"\w\((?:[^()]*,)?\s*([a-z_]\w*)\s*=(?!=)")
+
+
+def asks_for_argument(asked: Asked) -> bool:
+    """Does the question ask which argument, parameter or keyword ("which constructor
+    argument raises that number?")?"""
+    return bool({stem(w) for w in asked.wants} & _ARGUMENT_KINDS)
 
 
 def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
@@ -569,8 +576,8 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     if wants & _CHARACTER_WORDS:  # "which character separates …": a character, shown or named
         found = _CHARACTER.findall(passage)
         return any(c.lower() not in said for c in found)
-    if wants & _ARGUMENT_KINDS:  # "which constructor argument …": `PoolManager(num_pools=50)`
-        passed = (m.group(1) for m in _KEYWORD_ARGUMENT.finditer(passage))
+    if asks_for_argument(asked):  # "which constructor argument …": `PoolManager(num_pools=50)`
+        passed = (m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage))
         if any(name.lower() not in said for name in passed):
             return True
     env = "variable" in asked.wants and "environment" in asked.wants
