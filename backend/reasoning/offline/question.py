@@ -318,6 +318,9 @@ class Asked:
     # "In which order …": the steps listed, or a sentence that states the order ("Hook
     # implementations are called in LIFO registered order").
     order: bool = False
+    # "Both define a command with the same name. Which one gets run?": which of two that
+    # clash wins, stated as precedence ("the first source wins").
+    precedence: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -458,6 +461,7 @@ def analyse(question: str) -> Asked:
         release=kind == "date" and bool(_VERSION.search(q) or _RELEASE.search(q)),
         quoted=quoted_code(question),
         order=kind == "list" and bool(_ORDER_ASKED.search(q)),
+        precedence=kind in ("lookup", "name") and bool(_PRECEDENCE_ASKED.search(q)),
     )
 
 
@@ -683,6 +687,22 @@ _ORDER_STATED: Final = re.compile(
     re.I,
 )
 
+# Which of two that clash is the one that counts: "Which one gets run?", "Which environment
+# variable wins?", "which of them takes precedence?"
+_PRECEDENCE_ASKED: Final = re.compile(
+    r"\bwhich\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\s+(?:\w+\s+)?"
+    r"(?:gets?\s+(?:run|used|called|picked|chosen|applied)|wins?|takes?\s+(?:precedence|priority|"
+    r"effect)|applies|is\s+(?:used|run|called|kept|picked|applied))\b"
+    r"|\bwhich\s+(?:[a-z]\w*\s+){1,2}(?:wins|takes\s+precedence)\b",
+    re.I,
+)
+_PRECEDENCE_STATED: Final = re.compile(
+    r"\b(?:wins?|takes?\s+(?:precedence|priority)|precedence\s+over|overrides?|overridden|"
+    r"(?:has|have|given|gets?)\s+(?:priority|precedence)|regardless\s+of|preferred|"
+    r"(?:first|last)\s+(?:one|source|match|definition|value)s?)\b",
+    re.I,
+)
+
 
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     """Does the passage hold the kind of thing the question asks for? (A lead-in with its
@@ -707,6 +727,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return True
     if asked.order and _ORDER_STATED.search(passage):
         return True
+    if asked.precedence:  # "Which one gets run?" / "… the first source wins."
+        return bool(_PRECEDENCE_STATED.search(passage))
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
     cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer

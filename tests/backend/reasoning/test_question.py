@@ -487,6 +487,25 @@ def test_an_order_question_is_answered_by_a_sentence_stating_the_order() -> None
     assert not holds_cue(other, "Hook implementations are called in LIFO registered order.")
 
 
+def test_which_of_two_that_clash_wins_is_answered_by_a_stated_precedence() -> None:
+    # Click's docs: "In case a command exists in more than one source, the first source wins."
+    asked = analyse(
+        "I merged two groups with CommandCollection and both define a command with the same "
+        "name. Which one gets run?"
+    )
+    assert asked.precedence
+    wins = "In case a command exists in more than one source, the first source wins."
+    assert holds_cue(asked, wins)
+    named = "The default implementation for such a merging system is the `CommandCollection` class."
+    assert not holds_cue(asked, named)
+    assert analyse("Our CI sets FORCE_COLOR too. Which environment variable wins?").precedence
+    assert holds_cue(
+        analyse("Which environment variable wins?"),
+        "`NO_COLOR` disables colors, regardless of the value of `FORCE_COLOR`.",
+    )
+    assert not analyse("Which one should I use for a web app?").precedence
+
+
 def test_how_many_needs_a_sentence_that_names_what_is_counted() -> None:
     asked = analyse("How many worker threads does pluggy use to run hooks in parallel?")
     assert not names_counted(asked, "The hook caller loops through the `1:N` hookimpls in turn.")
