@@ -103,6 +103,7 @@ HISTORY_FACTOR: Final = 0.9  # "The make_object method was deprecated …" for "
 SYMPTOM_FACTOR: Final = (
     0.85  # "you'll likely see an error like this one:" for "how do I get past it"
 )
+NO_MEANS_FACTOR: Final = 0.85  # "You can turn them off altogether." names no way to do it
 HOP_BONUS: Final = 0.05
 ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that never says "retry"
 # A section heading this close to the question (cosine) adds HEADING_BONUS × the excess.
@@ -682,8 +683,21 @@ def _score(
         score *= ACTION_FACTOR
     if asked.how_to and _SYMPTOM.search(passage.lead or plain(passage.quote)):
         score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
+    if asked.how_to and column == 0 and not _names_means(passage):
+        score *= NO_MEANS_FACTOR
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def _names_means(passage: Passage) -> bool:
+    """Does the passage name a way to do something: code, a name or value in backticks, a
+    command-line flag or a quoted value ("… turn off retries using `stamina.set_active`"), not
+    only that it can be done ("You can globally turn them off altogether.")?"""
+    text = passage.quote
+    return passage.is_code or "`" in text or bool(_FLAG_OR_QUOTE.search(text))
+
+
+_FLAG_OR_QUOTE: Final = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]+|\"[^\"\n]{1,40}\"|'[^'\n]{1,40}'")
 
 
 # "How do I retry failed connections?": what the asker wants done, the verb after "how do I".

@@ -1831,3 +1831,35 @@ async def test_asked_which_exception_the_traceback_shown_names_it(engine: Offlin
     assert pick.best is not None and pick.best.passage.is_code
     shown = shown_for(pick.best.passage, analyse(question).terms)
     assert "ForbiddenExtraKeyError" in shown
+
+
+# stamina's tutorial says testing helpers exist; its testing page names the one to call.
+STAMINA_TUTORIAL = (
+    "# Tutorial\n\n## Testing\n\n"
+    "Testing software with retries can be tricky, so *stamina* comes with dedicated testing "
+    "helpers to make your life easier.\n\n"
+    "You can *globally* turn them off altogether, remove backoff, and limit the number of "
+    "retries.\n\nCheck out testing to learn more!\n"
+)
+STAMINA_TESTING = (
+    "# Testing\n\n## Turn off retries\n\n"
+    "The easiest way is to turn off retries using `stamina.set_active`:\n\n"
+    "```python\nimport pytest\nimport stamina\n\n"
+    '@pytest.fixture(autouse=True, scope="session")\ndef deactivate_retries():\n'
+    "    stamina.set_active(False)\n```\n\n"
+    "This is a great approach when you're only using our decorator-based API.\n"
+)
+
+
+async def test_asked_how_a_passage_naming_the_way_beats_one_saying_it_can_be_done(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "How do I turn off retries in my tests?",
+        [
+            source("S1", "Tutorial", STAMINA_TUTORIAL),
+            source("S2", "Testing", STAMINA_TESTING),
+        ],
+    )
+    assert pick.best is not None and "set_active" in pick.best.passage.quote
