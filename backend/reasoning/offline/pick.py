@@ -685,8 +685,33 @@ def _score(
         score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
     if asked.how_to and column == 0 and not _names_means(passage):
         score *= NO_MEANS_FACTOR
+    if asked.how_to and _does_the_avoided(asked_question, plain(passage.quote)):
+        score *= SYMPTOM_FACTOR  # "… instead of raising an error?" / "you can raise `BadParameter`"
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+# What the asker wants to get by without: "… go through instead of raising an error?",
+# "… without restarting the process?"
+_AVOIDED: Final = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|without)\s+(?P<verb>[a-z]{3,}ing)\b", re.I
+)
+# The way a passage offers: "you can also raise the `BadParameter` error"
+_WAY_OFFERED: Final = re.compile(
+    r"\byou\s+(?:can|could|should|may|must|need\s+to|have\s+to)\s+(?:also\s+|only\s+|just\s+)?"
+    r"(?P<verb>[a-z]+)\b",
+    re.I,
+)
+
+
+def _does_the_avoided(question: str, passage: str) -> bool:
+    """Is the way the passage offers what the question wants to do without ("How do I let
+    unknown options through instead of raising an error?" / "… you can also raise the
+    `BadParameter` error")?"""
+    avoided = {stem(m.group("verb").lower()) for m in _AVOIDED.finditer(question)}
+    return bool(avoided) and any(
+        stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)
+    )
 
 
 def _names_means(passage: Passage) -> bool:

@@ -13,6 +13,7 @@ from backend.reasoning.offline.pick import (
     WINDOW_PENALTY,
     Choice,
     _by_other_means,
+    _does_the_avoided,
     _fuller_sibling_first,
     _gone_named,
     _holds_the_ask,
@@ -1863,3 +1864,68 @@ async def test_asked_how_a_passage_naming_the_way_beats_one_saying_it_can_be_don
         ],
     )
     assert pick.best is not None and "set_active" in pick.best.passage.quote
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "avoided"),
+    [
+        (
+            "How do I let options Click doesn't recognise go through instead of raising an error?",
+            "Starting with Click 2.0, you can also raise the `BadParameter` error.",
+            True,
+        ),
+        (
+            "How do I unregister the blueprint without restarting the process?",
+            "You can restart the server with `--reload`.",
+            True,
+        ),
+        (
+            "How do I let options Click doesn't recognise go through instead of raising an error?",
+            "You can set `ignore_unknown_options` in the context settings.",
+            False,
+        ),
+        ("How do I raise an error?", "You can raise `UsageError`.", False),
+    ],
+)
+def test_a_way_doing_what_the_question_wants_to_do_without_is_not_the_way(
+    question: str, passage: str, avoided: bool
+) -> None:
+    assert _does_the_avoided(question, passage) is avoided
+
+
+# Click's docs: validation callbacks raise errors; forwarding unknown options avoids one.
+CLICK_VALIDATION = (
+    "# Options\n\n## Callbacks for Validation\n\n"
+    "If you want to apply custom validation logic, you can do this in the parameter callbacks. "
+    "These callbacks can both modify values as well as raise errors if the validation does not "
+    "work. The callback runs after type conversion. It is called for all sources, including "
+    "prompts.\n\n"
+    "In Click 1.0, you can only raise the `UsageError` but starting with Click 2.0, you can "
+    "also raise the `BadParameter` error, which has the added advantage that it will "
+    "automatically format the error message to also contain the parameter name.\n"
+)
+CLICK_FORWARDING = (
+    "# Advanced Patterns\n\n## Forwarding Unknown Options\n\n"
+    "In some situations it is interesting to be able to accept all unknown options for further "
+    "manual processing. The support for this is provided through a parser flag called "
+    "`ignore_unknown_options` which will instruct the parser to collect all unknown options "
+    "and to put them to the leftover argument instead of triggering a parsing error.\n\n"
+    "You can use `pass_context` to get the context passed. This will only work if in addition "
+    "to `ignore_unknown_options` you also set `allow_extra_args` as otherwise the command will "
+    "abort with an error that there are leftover arguments.\n"
+)
+
+
+async def test_asked_how_to_do_without_something_a_way_doing_it_is_not_chosen(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine,
+        "My command wraps another program. How do I let options Click doesn't recognise go "
+        "through to it instead of raising an error?",
+        [
+            source("S1", "Options", CLICK_VALIDATION),
+            source("S2", "Advanced Patterns", CLICK_FORWARDING),
+        ],
+    )
+    assert pick.best is not None and "ignore_unknown_options" in pick.best.passage.quote
