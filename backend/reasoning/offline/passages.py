@@ -36,7 +36,7 @@ _METADATA: Final = re.compile(
 _DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
 _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
-MAX_CODE_LINES: Final = 3
+MAX_CODE_LINES: Final = 4
 _IMPORT: Final = re.compile(
     r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
 )
@@ -507,13 +507,17 @@ def _key_lines(lines: list[str]) -> list[str]:
     """At most :data:`MAX_CODE_LINES` lines to show: the first ones, or, when the block
     raises, yields or awaits something further down ("raise DropEvent" in a processor that
     drops entries), its first line and that statement with the line before it."""
-    if len(lines) <= MAX_CODE_LINES:
-        return lines
+    return [lines[k] for k in _key_line_numbers(len(lines), lines)]
+
+
+def _key_line_numbers(n: int, lines: list[str] | tuple[str, ...]) -> list[int]:
+    """The numbers of the lines :func:`_key_lines` shows."""
+    if n <= MAX_CODE_LINES:
+        return list(range(n))
     key = next((k for k, ln in enumerate(lines) if k >= 2 and _KEY_STATEMENT.match(ln)), None)
     if key is None:
-        return lines[:MAX_CODE_LINES]
-    keep = sorted({0, key - 1, key})
-    return [lines[k] for k in keep][:MAX_CODE_LINES]
+        return list(range(MAX_CODE_LINES))
+    return sorted({0, key - 1, key})[:MAX_CODE_LINES]
 
 
 def _code_passages(
@@ -621,9 +625,11 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
         # … "ValueError: Cannot convert value to bool: norway").
         keep = sorted({0, best[0], raised})
         return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
-    default = _key_lines(list(passage.code))
-    if max(counts[1:]) <= max((held(ln) for ln in default[1:]), default=0):
-        return passage.text  # the usual excerpt shows the best lines already
+
+    # The usual excerpt holds the best line (the latest of those holding the most of the
+    # question), or no line holds any: it shows what matters.
+    if not counts[best[0]] or best[0] in _key_line_numbers(len(passage.code), passage.code):
+        return passage.text
     keep = sorted({0, *best[: MAX_CODE_LINES - 1]})
     return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
 
