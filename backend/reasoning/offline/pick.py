@@ -602,6 +602,9 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: s
         # the kind asked for is there, named: "which constructor argument" is held by
         # `PoolManager(num_pools=50)`, whatever words it uses for it
         focus = [t for t in focus if t not in asked.wants] or focus
+        # … and what is left only says "get it" ("what exception class do I actually get?")
+        if all(t.lower() in _LIGHT_VERBS or t.lower() in _LIGHT_WORDS for t in focus):
+            return True
     return coverage(focus, text, context, idf) >= ASK_COVERAGE
 
 
@@ -736,6 +739,8 @@ _ACTION: Final = re.compile(
 _LIGHT_VERBS: Final = word_set(
     "be do get have make use go let keep put set see take give tell find"
 )
+# Words of an ask that say nothing of what is asked ("… do I actually get back?")
+_LIGHT_WORDS: Final = word_set("back actually really exactly just then gets gives got")
 
 
 def _action(question: str) -> str:

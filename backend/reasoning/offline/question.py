@@ -584,6 +584,10 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         passed = (m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage))
         if any(name.lower() not in said for name in passed):
             return True
+    if wants & _STATUS_WORDS:  # "what HTTP status do I get back?": "`HTTP 204`: If …"
+        codes = _HTTP_STATUS.findall(passage)
+        if any(code not in said for code in codes):
+            return True
     env = "variable" in asked.wants and "environment" in asked.wants
     for token in _IDENT.findall(passage):
         if token.lower() in said or len(token) < 3:
@@ -601,6 +605,10 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         if last in wants or (last in ("error", "except") and wants & {"error", "except"}):
             return True
     return False
+
+
+_STATUS_WORDS: Final = frozenset(stem(w) for w in ("status", "code"))
+_HTTP_STATUS: Final = re.compile(r"\b[1-5]\d\d\b")
 
 
 _COUNTED: Final = re.compile(

@@ -1929,3 +1929,31 @@ async def test_asked_how_to_do_without_something_a_way_doing_it_is_not_chosen(
         ],
     )
     assert pick.best is not None and "ignore_unknown_options" in pick.best.passage.quote
+
+
+# blackd's docs: the status codes it answers with, one per condition.
+BLACKD_CODES = (
+    "# blackd\n\n## Usage\n\nblackd only accepts `POST` requests at the `/` path. The body of "
+    "the request should contain the python source code to be formatted.\n\n"
+    "The response codes are:\n\n"
+    "- `HTTP 200`: If the input was formatted.\n"
+    "- `HTTP 204`: If the input is already well-formatted.\n"
+    "- `HTTP 400`: If the input contains a syntax error.\n"
+)
+
+
+async def test_an_ask_of_only_the_kind_asked_for_is_held_by_a_passage_naming_one(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm writing an editor plugin that POSTs the buffer to blackd. When the code is already "
+        "fine and nothing needs changing, what HTTP status do I get back?"
+    )
+    asked = analyse(question)
+    assert names_wanted_type(asked, "`HTTP 204`: If the input is already well-formatted.", question)
+    assert not names_wanted_type(asked, "The body should contain the source code.", question)
+    pick = await _pick(engine, question, [source("S1", "blackd", BLACKD_CODES)])
+    assert pick.best is not None and "204" in pick.best.passage.text
+    assert pick.best.coverage < 0.25  # few of the scene's words, and the ask says only
+    assert _holds_the_ask(asked, pick.best, pick.idf or {}, question)  # "get back" a status
+    assert pick.found
