@@ -601,8 +601,9 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: s
     if question and names_wanted_type(asked, passage.quote, question):
         # the kind asked for is there, named: "which constructor argument" is held by
         # `PoolManager(num_pools=50)`, whatever words it uses for it
-        focus = [t for t in focus if t not in asked.wants] or focus
-        # … and what is left only says "get it" ("what exception class do I actually get?")
+        focus = [t for t in focus if t not in asked.wants]
+        # … and what is left, if anything, only says "get it" ("what exception class do I
+        # actually get?", "Which loop attribute gives me that?")
         if all(t.lower() in _LIGHT_VERBS or t.lower() in _LIGHT_WORDS for t in focus):
             return True
     return coverage(focus, text, context, idf) >= ASK_COVERAGE

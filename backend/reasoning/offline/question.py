@@ -584,6 +584,11 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         passed = (m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage))
         if any(name.lower() not in said for name in passed):
             return True
+    if wants & _MEMBER_WORDS:  # "Which loop attribute …?": "`loop.index0`: …"
+        asked_words = set(re.findall(r"[a-z_]\w*", said))
+        for owner, member in _MEMBER.findall(passage):
+            if owner.lower() in asked_words and member.lower() not in said:
+                return True
     if wants & _STATUS_WORDS:  # "what HTTP status do I get back?": "`HTTP 204`: If …"
         codes = _HTTP_STATUS.findall(passage)
         if any(code not in said for code in codes):
@@ -608,6 +613,8 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
 
 
 _STATUS_WORDS: Final = frozenset(stem(w) for w in ("status", "code"))
+_MEMBER_WORDS: Final = frozenset(stem(w) for w in ("attribute", "property", "member", "method"))
+_MEMBER: Final = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 _HTTP_STATUS: Final = re.compile(r"\b[1-5]\d\d\b")
 
 

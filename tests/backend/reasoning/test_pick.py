@@ -1957,3 +1957,28 @@ async def test_an_ask_of_only_the_kind_asked_for_is_held_by_a_passage_naming_one
     assert pick.best.coverage < 0.25  # few of the scene's words, and the ask says only
     assert _holds_the_ask(asked, pick.best, pick.idf or {}, question)  # "get back" a status
     assert pick.found
+
+
+# Jinja's template docs: the loop variable's attributes, one line each.
+LOOP_ATTRIBUTES = (
+    "# Template Designer Documentation\n\n## For\n\n"
+    "Inside of a for-loop block, you can access some special variables:\n\n"
+    "- `loop.index`: The current iteration of the loop. (1 indexed)\n"
+    "- `loop.index0`: The current iteration of the loop. (0 indexed)\n"
+    "- `loop.first`: True if first iteration.\n"
+)
+
+
+async def test_asked_which_attribute_of_a_thing_a_member_of_it_named_holds_the_ask(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "Inside a for loop I need a zero-based counter rather than the usual 1-based one. "
+        "Which loop attribute gives me that?"
+    )
+    asked = analyse(question)
+    assert names_wanted_type(asked, "`loop.index0`: The current iteration of the loop.", question)
+    assert not names_wanted_type(asked, "`cycler.next()`: Goes one item ahead.", question)
+    pick = await _pick(engine, question, [source("S1", "Templates", LOOP_ATTRIBUTES)])
+    assert pick.best is not None and "index0" in pick.best.passage.text
+    assert pick.found
