@@ -318,6 +318,8 @@ class Asked:
     # "In which order …": the steps listed, or a sentence that states the order ("Hook
     # implementations are called in LIFO registered order").
     order: bool = False
+    # "How many retries per second …?": a rate ("second"), said per that unit
+    rate: str = ""
     # "Both define a command with the same name. Which one gets run?": which of two that
     # clash wins, stated as precedence ("the first source wins").
     precedence: bool = False
@@ -462,6 +464,7 @@ def analyse(question: str) -> Asked:
         quoted=quoted_code(question),
         order=kind == "list" and bool(_ORDER_ASKED.search(q)),
         precedence=kind in ("lookup", "name") and bool(_PRECEDENCE_ASKED.search(q)),
+        rate=(rated.group("unit").lower() if (rated := _RATE_ASKED.search(q)) else ""),
     )
 
 
@@ -623,6 +626,12 @@ _COUNTED: Final = re.compile(
     r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
     re.I,
 )
+# A rate: "how many retries per second"
+_RATE_ASKED: Final = re.compile(
+    r"\bhow many\s+[\w-]+(?:\s+[\w-]+)?\s+per\s+"
+    r"(?P<unit>second|minute|hour|day|week|month|year|request|connection|host|call)\b",
+    re.I,
+)
 # What a measured value is counted in ("five seconds", "ten times", "two kilobytes").
 _UNIT: Final = re.compile(
     r"^(?:\w+ )?(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
@@ -673,6 +682,10 @@ def names_counted(asked: Asked, text: str) -> bool:
         for n in asked.counted
         if n not in STOPWORDS and len(n) > 2 and not _UNIT.match(n) and not n.isdigit()
     ]
+    if asked.rate and not re.search(
+        rf"\b(?:per|a|an|each|every)\s+{asked.rate}|/\s*{asked.rate[0]}\b", text, re.I
+    ):
+        return False  # "how many retries per second": a rate, said per second or not at all
     if not nouns:
         return True
     seen = {stem(w)[:5] for w in words(text)}

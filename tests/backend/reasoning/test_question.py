@@ -506,6 +506,17 @@ def test_which_of_two_that_clash_wins_is_answered_by_a_stated_precedence() -> No
     assert not analyse("Which one should I use for a web app?").precedence
 
 
+def test_how_many_per_unit_needs_a_rate() -> None:
+    # stamina's docs give backoff times and attempts, no rate: no answer to "per second".
+    asked = analyse("How many retries per second does stamina allow before it rate limits?")
+    assert asked.rate == "second"
+    said = "It starts with 100 milliseconds and stops after 45 seconds or 10 attempts."
+    assert not names_counted(asked, said)
+    assert names_counted(asked, "It allows 5 retries per second.")
+    assert names_counted(asked, "At most 5 retries a second.")
+    assert not analyse("How many retries does stamina make?").rate
+
+
 def test_how_many_needs_a_sentence_that_names_what_is_counted() -> None:
     asked = analyse("How many worker threads does pluggy use to run hooks in parallel?")
     assert not names_counted(asked, "The hook caller loops through the `1:N` hookimpls in turn.")
