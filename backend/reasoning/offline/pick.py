@@ -111,6 +111,7 @@ HEADING_SIMILARITY: Final = 0.5
 HEADING_BONUS: Final = 0.2
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 TYPED_NAME_BONUS: Final = 0.06
+QUOTED_BONUS: Final = 0.06  # code showing a literal the question quotes ("/users/me")
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
 COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
@@ -443,6 +444,8 @@ def choose(
         if heads
         else {}
     )
+    # (a literal with a sign of code in it, not a bare word such as `lint`)
+    literal = tuple(q for q in quoted if re.search(r"[/(=.:{]", q))
     scored: list[Choice] = []
     for passage in candidates:
         ways = [(0, asked.terms, 1)]
@@ -462,6 +465,8 @@ def choose(
             asked_there = float(heading_sims.get(passage.section, 0.0)) - HEADING_SIMILARITY
             if asked_there > 0:
                 best.score = round(best.score + HEADING_BONUS * asked_there, 5)
+            if literal and passage.code and _shows(passage, literal):
+                best.score = round(best.score + QUOTED_BONUS, 5)  # the asker's own literal
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     scored = _fuller_sibling_first(scored, asked.terms)

@@ -476,7 +476,12 @@ def quoted_code(question: str) -> tuple[str, ...]:
     (``"norway"``, ```y = attr.ib()```), not a bare name of code (the docs use those
     everywhere)."""
     found = [(a or b).strip() for a, b in _QUOTED.findall(question)]
+    found += _URL_PATH.findall(_QUOTED.sub(" ", question))  # "/users/me", "/users/{username}"
     return tuple(dict.fromkeys(f for f in found if f))
+
+
+# A URL path written out ("My /users/me route …"): a literal, as if quoted
+_URL_PATH: Final = re.compile(r"(?<![\w/.~:])/[A-Za-z_{<][\w{}<>.:-]*(?:/[\w{}<>.:-]+)+")
 
 
 _WHICH: Final = re.compile(

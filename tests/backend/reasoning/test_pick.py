@@ -1982,3 +1982,37 @@ async def test_asked_which_attribute_of_a_thing_a_member_of_it_named_holds_the_a
     pick = await _pick(engine, question, [source("S1", "Templates", LOOP_ATTRIBUTES)])
     assert pick.best is not None and "index0" in pick.best.passage.text
     assert pick.found
+
+
+# Starlette's routing docs: the route-order advice shows the very paths a user asks about.
+ROUTING = (
+    "# Routing\n\n## Route priority\n\n"
+    "Incoming paths are matched against each `Route` in order.\n\n"
+    "In cases where more that one route could match an incoming path, you should\n"
+    "take care to ensure that more specific routes are listed before general cases.\n\n"
+    "For example:\n\n```python\n# Don't do this: `/users/me` will never match incoming requests.\n"
+    "routes = [\n    Route('/users/{username}', user),\n"
+    "    Route('/users/me', current_user),\n]\n\n"
+    "# Do this: `/users/me` is tested first.\nroutes = [\n    Route('/users/me', current_user),\n"
+    "    Route('/users/{username}', user),\n]\n```\n\n"
+    "## Working with Router instances\n\n"
+    "If you're working at a low-level you might want to use a plain `Router`\n"
+    "instance, rather that creating a `Starlette` application. This gives you\n"
+    "a lightweight ASGI application that just provides the application routing,\n"
+    "without wrapping it up in any middleware.\n\n"
+    "```python\napp = Router(routes=[\n    Route('/', homepage),\n    Mount('/users', routes=[\n"
+    "        Route('/', users, methods=['GET', 'POST']),\n        Route('/{username}', user),\n"
+    "    ])\n])\n```\n"
+)
+
+
+async def test_code_showing_the_paths_the_question_writes_out_is_preferred(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "My /users/me route never gets called because /users/{username} catches it. "
+        "How do I fix that?"
+    )
+    assert analyse(question).quoted == ("/users/me", "/users/{username}")
+    pick = await _pick(engine, question, [source("S1", "Routing", ROUTING)])
+    assert pick.best is not None and "listed before general cases" in pick.best.passage.quote

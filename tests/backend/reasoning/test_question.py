@@ -11,6 +11,7 @@ from backend.reasoning.offline.question import (
     names_counted,
     names_wanted_type,
     needs_value,
+    quoted_code,
 )
 
 
@@ -504,6 +505,14 @@ def test_which_of_two_that_clash_wins_is_answered_by_a_stated_precedence() -> No
         "`NO_COLOR` disables colors, regardless of the value of `FORCE_COLOR`.",
     )
     assert not analyse("Which one should I use for a web app?").precedence
+
+
+def test_a_url_path_written_out_is_a_literal_as_if_quoted() -> None:
+    asked = analyse("My /users/me route never gets called because /users/{username} catches it.")
+    assert asked.quoted == ("/users/me", "/users/{username}")
+    assert quoted_code("Store them in /tmp/envs instead.") == ("/tmp/envs",)
+    # a URL, a relative path and a fraction are no such path
+    assert quoted_code("See https://example.com/a/b or ./docs/x, about 1/2 of it.") == ()
 
 
 def test_how_many_per_unit_needs_a_rate() -> None:
