@@ -507,13 +507,13 @@ def _key_lines(lines: list[str]) -> list[str]:
     """At most :data:`MAX_CODE_LINES` lines to show: the first ones, or, when the block
     raises, yields or awaits something further down ("raise DropEvent" in a processor that
     drops entries), its first line and that statement with the line before it."""
-    return [lines[k] for k in _key_line_numbers(len(lines), lines)]
+    return [lines[k] for k in _key_line_numbers(lines)]
 
 
-def _key_line_numbers(n: int, lines: list[str] | tuple[str, ...]) -> list[int]:
+def _key_line_numbers(lines: list[str] | tuple[str, ...]) -> list[int]:
     """The numbers of the lines :func:`_key_lines` shows."""
-    if n <= MAX_CODE_LINES:
-        return list(range(n))
+    if len(lines) <= MAX_CODE_LINES:
+        return list(range(len(lines)))
     key = next((k for k, ln in enumerate(lines) if k >= 2 and _KEY_STATEMENT.match(ln)), None)
     if key is None:
         return list(range(MAX_CODE_LINES))
@@ -628,7 +628,7 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
 
     # The usual excerpt holds the best line (the latest of those holding the most of the
     # question), or no line holds any: it shows what matters.
-    if not counts[best[0]] or best[0] in _key_line_numbers(len(passage.code), passage.code):
+    if not counts[best[0]] or best[0] in _key_line_numbers(passage.code):
         return passage.text
     keep = sorted({0, *best[: MAX_CODE_LINES - 1]})
     return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"

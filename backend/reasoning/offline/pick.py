@@ -52,6 +52,7 @@ from backend.reasoning.offline.passages import (
 )
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
+    FLAG,
     KEYWORD_ARGUMENT,
     Asked,
     about_the_asker,
@@ -609,7 +610,7 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: s
         focus = [t for t in focus if t not in asked.wants]
         # … and what is left, if anything, only says "get it" ("what exception class do I
         # actually get?", "Which loop attribute gives me that?")
-        if all(t.lower() in _LIGHT_VERBS or t.lower() in _LIGHT_WORDS for t in focus):
+        if all(stem(t.lower()) in _SAYS_NOTHING for t in focus):
             return True
     return coverage(focus, text, context, idf) >= ASK_COVERAGE
 
@@ -694,17 +695,12 @@ def _score(
         score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
     if asked.how_to and column == 0 and not _names_means(passage):
         score *= NO_MEANS_FACTOR
-    if asked.how_to and _does_the_avoided(asked_question, plain(passage.quote)):
+    if asked.how_to and asked.avoided and _does_the_avoided(asked.avoided, plain(passage.quote)):
         score *= SYMPTOM_FACTOR  # "… instead of raising an error?" / "you can raise `BadParameter`"
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
 
 
-# What the asker wants to get by without: "… go through instead of raising an error?",
-# "… without restarting the process?"
-_AVOIDED: Final = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|without)\s+(?P<verb>[a-z]{3,}ing)\b", re.I
-)
 # The way a passage offers: "you can also raise the `BadParameter` error"
 _WAY_OFFERED: Final = re.compile(
     r"\byou\s+(?:can|could|should|may|must|need\s+to|have\s+to)\s+(?:also\s+|only\s+|just\s+)?"
@@ -713,11 +709,10 @@ _WAY_OFFERED: Final = re.compile(
 )
 
 
-def _does_the_avoided(question: str, passage: str) -> bool:
-    """Is the way the passage offers what the question wants to do without ("How do I let
-    unknown options through instead of raising an error?" / "… you can also raise the
-    `BadParameter` error")?"""
-    avoided = {stem(m.group("verb").lower()) for m in _AVOIDED.finditer(question)}
+def _does_the_avoided(avoided: tuple[str, ...], passage: str) -> bool:
+    """Is the way the passage offers what the question wants to do without (``avoided``:
+    ``Asked.avoided``; "How do I let unknown options through instead of raising an error?" /
+    "… you can also raise the `BadParameter` error")?"""
     return bool(avoided) and any(
         stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)
     )
@@ -728,10 +723,10 @@ def _names_means(passage: Passage) -> bool:
     command-line flag or a quoted value ("… turn off retries using `stamina.set_active`"), not
     only that it can be done ("You can globally turn them off altogether.")?"""
     text = passage.quote
-    return passage.is_code or "`" in text or bool(_FLAG_OR_QUOTE.search(text))
+    return passage.is_code or "`" in text or bool(FLAG.search(text) or _QUOTED_VALUE.search(text))
 
 
-_FLAG_OR_QUOTE: Final = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]+|\"[^\"\n]{1,40}\"|'[^'\n]{1,40}'")
+_QUOTED_VALUE: Final = re.compile(r"\"[^\"\n]{1,40}\"|'[^'\n]{1,40}'")
 
 
 # "How do I retry failed connections?": what the asker wants done, the verb after "how do I".
@@ -745,8 +740,10 @@ _ACTION: Final = re.compile(
 _LIGHT_VERBS: Final = word_set(
     "be do get have make use go let keep put set see take give tell find"
 )
-# Words of an ask that say nothing of what is asked ("… do I actually get back?")
-_LIGHT_WORDS: Final = word_set("back actually really exactly just then gets gives got")
+# Stems of an ask's words that say nothing of what is asked ("… do I actually get back?")
+_SAYS_NOTHING: Final = frozenset(
+    stem(w) for w in (*_LIGHT_VERBS, "back", "actually", "really", "exactly", "just", "then")
+)
 
 
 def _action(question: str) -> str:

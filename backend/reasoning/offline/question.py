@@ -320,6 +320,8 @@ class Asked:
     order: bool = False
     # "How many retries per second …?": a rate ("second"), said per that unit
     rate: str = ""
+    # "… go through instead of raising an error?": stems of what the asker wants to do without
+    avoided: tuple[str, ...] = ()
     # "Both define a command with the same name. Which one gets run?": which of two that
     # clash wins, stated as precedence ("the first source wins").
     precedence: bool = False
@@ -402,7 +404,7 @@ _ACTOR: Final = re.compile(
 )
 
 
-_FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;:?!)`\"'=]|$)")
+FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;:?!)`\"'=]|$)")
 
 
 # Words a question uses to set its scene that no answer is about: "I need to show literal
@@ -435,7 +437,7 @@ def analyse(question: str) -> Asked:
     terms = [t for t in terms if t not in _FILLER]
     # A command-line flag is a term as written ("make -h work as well as --help": "-h" is
     # what the answer must show; "h" is no word).
-    terms += [f for f in dict.fromkeys(_FLAG.findall(question)) if f not in terms]
+    terms += [f for f in dict.fromkeys(FLAG.findall(question)) if f not in terms]
     if asks_about_default_setup(question) and DEFAULT_TERM not in terms:
         terms.append(DEFAULT_TERM)  # "I haven't configured it": the answer is the default
     counted = _COUNTED.search(q) if kind == "number" else None
@@ -465,6 +467,7 @@ def analyse(question: str) -> Asked:
         order=kind == "list" and bool(_ORDER_ASKED.search(q)),
         precedence=kind in ("lookup", "name") and bool(_PRECEDENCE_ASKED.search(q)),
         rate=(rated.group("unit").lower() if (rated := _RATE_ASKED.search(q)) else ""),
+        avoided=tuple(dict.fromkeys(stem(v.lower()) for v in _AVOIDED.findall(question))),
     )
 
 
@@ -631,6 +634,9 @@ _COUNTED: Final = re.compile(
     r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
     re.I,
 )
+# What the asker wants to get by without: "… go through instead of raising an error?",
+# "… without restarting the process?"
+_AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
 # A rate: "how many retries per second"
 _RATE_ASKED: Final = re.compile(
     r"\bhow many\s+[\w-]+(?:\s+[\w-]+)?\s+per\s+"
