@@ -20,6 +20,14 @@ REMOVED_MARK = "[citation removed]"
 SOURCES_HEADING = "\n## Sources"
 _MARKER = re.compile(r"\[(\d+)\]")
 _GROUP = re.compile(r"(?:\[\d+\])+")
+# Code in the report (`del SECRET_KEYS[0]`, fenced blocks): its "[0]" indexes a list
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
+
+
+def _without_code(text: str) -> str:
+    """The text with its code spans and blocks blanked out, offsets kept: a marker is found
+    only in prose."""
+    return _CODE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _problem(citation: Citation, sources: dict[str, Source]) -> str | None:
@@ -48,7 +56,7 @@ def check_citations(
     by_n: dict[int, list[int]] = {}
     for i, citation in enumerate(citations):
         by_n.setdefault(citation.n, []).append(i)
-    orphans = sorted({int(m) for m in _MARKER.findall(head)} - set(by_n))
+    orphans = sorted({int(m) for m in _MARKER.findall(_without_code(head))} - set(by_n))
     dead = set(orphans) | {n for n, idx in by_n.items() if all(i in failed for i in idx)}
     partial = {n for n, idx in by_n.items() if n not in dead and any(i in failed for i in idx)}
 
@@ -82,7 +90,7 @@ class _Place:
 def _places(head: str) -> list[_Place]:
     places: list[_Place] = []
     boundary = 0
-    for match in _GROUP.finditer(head):
+    for match in _GROUP.finditer(_without_code(head)):
         line_start = head.rfind("\n", 0, match.start()) + 1
         context = head[max(boundary, line_start) : match.start()]
         if not content_stems(context):  # "[1], [2]": the markers share the words before

@@ -120,3 +120,16 @@ def test_a_quote_too_short_to_prove_anything_is_removed_like_evidence_would_be()
     )
     assert kept == [] and counts["removed"] == 1
     assert REMOVED_MARK in markdown
+
+
+def test_an_index_in_code_is_no_citation_marker() -> None:
+    # itsdangerous' key rotation example: `del SECRET_KEYS[0]` shown in the answer
+    citations = [Citation(n=1, source_id="S1", quote="Spring tides occur at new moon.")]
+    report = (
+        "## Answer\nSpring tides occur at new moon: `keys.append(key)` `del keys[0]` [1]\n\n"
+        "```python\nfirst = keys[2]\n```\n\n## Sources\n1. Tides\n"
+    )
+    markdown, kept, counts = check_citations(report, citations, SOURCES)
+    assert "`del keys[0]` [1]" in markdown and "first = keys[2]" in markdown
+    assert REMOVED_MARK not in markdown and kept == citations
+    assert counts["removed"] == 0 and counts["markers_removed"] == 0
