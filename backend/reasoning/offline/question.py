@@ -254,6 +254,9 @@ _DEFAULT_VALUE: Final = re.compile(
     r"|\b\w+\s?=\s?(?:\d|true\b|false\b|none\b)",  # a signature's keyword default
     re.I,
 )
+# A default stated in words: "When this configuration option is unset, it defaults to function
+# scope." (the word after it is the value)
+_DEFAULTS_TO: Final = re.compile(r"\bdefaults? to (?:the |a |an )?([a-z][\w-]*)", re.I)
 # Not values: a link, an issue or pull request number, a version ("from version 0.10.0",
 # "Since Jinja 2.1, …").
 _REFERENCES: Final = re.compile(
@@ -752,7 +755,9 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return not _CANNOT.search(passage.split("```")[0])
     if asked.kind == "number" or asked.about_default:
         passage = _REFERENCES.sub(" ", passage)
-    if asked.about_default and not _DEFAULT_VALUE.search(_without_asked_names(asked, passage)):
+    if asked.about_default and not (
+        _DEFAULT_VALUE.search(_without_asked_names(asked, passage)) or _defaults_to(passage)
+    ):
         return False
     if asked.about_default and asked.kind == "list":
         return True  # the default, given, is the list asked for ("The default value is `[…]`")
@@ -774,10 +779,26 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return True
     if kind == "name":  # the name asked for is one the question does not already say
         # (or the passage says it is the name: "The logger is named `"werkzeug"`.")
-        return any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage)) or (
-            _says_name(asked, passage)
+        return (
+            any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage))
+            or _says_name(asked, passage)
+            # "What scope do our tests use by default?" / "… it defaults to function scope."
+            or (
+                asked.about_default
+                and any(_new_name(w, asked.terms) for w in _defaults_to(passage))
+            )
         )
     return bool(cue.search(passage))
+
+
+def _defaults_to(passage: str) -> list[str]:
+    """The values a passage gives in words as defaults ("it defaults to function scope":
+    "function"; not "Each request defaults to this config." nor "default to being sent")."""
+    return [
+        w
+        for w in (m.group(1) for m in _DEFAULTS_TO.finditer(passage))
+        if w.lower() not in STOPWORDS and not w.lower().endswith("ing")
+    ]
 
 
 def _without_asked_names(asked: Asked, passage: str) -> str:

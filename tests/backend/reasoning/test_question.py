@@ -612,6 +612,20 @@ def test_a_quoted_string_after_default_is_a_value() -> None:
     assert holds_cue(asked, "`--log-level <str>` - Set the log level. **Default:** *'info'*.")
 
 
+def test_a_default_given_in_words_is_a_value() -> None:
+    asked = analyse(
+        "We never touched asyncio_default_test_loop_scope. What event loop scope do our async "
+        "tests end up using by default?"
+    )
+    assert holds_cue(
+        asked, "When this configuration option is unset, it defaults to function scope."
+    )
+    assert not holds_cue(asked, "Determines the default event loop scope of asynchronous tests.")
+    # not a value: a pointer, or how something is done
+    assert not holds_cue(asked, "Each request defaults to this config.")
+    assert not holds_cue(asked, "JSON messages default to being sent over text data frames.")
+
+
 def test_a_documented_command_line_option_is_a_way_to_do_it() -> None:
     asked = analyse("How do I watch only certain directories for changes when reloading?")
     option = "`--reload-dir <path>` - Specify which directories to watch for python file changes."
