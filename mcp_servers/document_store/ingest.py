@@ -38,6 +38,9 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+# A release's heading: "1.3.0 - 2025-11-10", "[25.1.0](…) - 2025-01-16", "Version 8.1.0"
+_RELEASE_HEADING = re.compile(r"^\W{0,2}(?:v|version\s+|release\s+)?\d+\.\d+(?:\.\d+)*\b", re.I)
 _BLANKS = re.compile(r"\n{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 WHOLE_SECTION_FACTOR = 1.5  # a section this many windows long or less is not split
@@ -89,8 +92,13 @@ def normalise_date(value: Any) -> str | None:
 
 
 def _sections(text: str) -> Iterator[tuple[str, str]]:
-    """(heading, body) pairs from Markdown headings; text before any heading has ''."""
+    """(heading, body) pairs from Markdown headings; text before any heading has ''.
+
+    A heading under a release's heading keeps the release: a changelog's "### Removed" under
+    "## 1.3.0 - 2025-11-10" is the section "1.3.0 - 2025-11-10 / Removed", so that what it
+    lists ("Support for Python 3.9") is known to be of that release."""
     heading, lines = "", list[str]()
+    release: tuple[int, str] | None = None  # (level, heading) of the release it sits under
     in_fence = False
     for line in text.splitlines():
         if _FENCE.match(line):
@@ -99,7 +107,13 @@ def _sections(text: str) -> Iterator[tuple[str, str]]:
         if match:
             if any(part.strip() for part in lines):
                 yield heading, "\n".join(lines)
-            heading, lines = match.group(2).strip(), []
+            level, heading, lines = len(match.group(1)), match.group(2).strip(), []
+            if release is not None and level <= release[0]:
+                release = None
+            if _RELEASE_HEADING.search(heading):
+                release = (level, _LINK.sub(r"\1", heading))  # ("[1.3.0](…)": "1.3.0")
+            elif release is not None:
+                heading = f"{release[1]} / {heading}"
         else:
             lines.append(line)
     if any(part.strip() for part in lines):

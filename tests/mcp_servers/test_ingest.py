@@ -55,6 +55,24 @@ def test_markdown_headings_become_sections() -> None:
     ]
 
 
+def test_a_heading_under_a_release_heading_keeps_the_release() -> None:
+    text = (
+        "# Changelog\nAll changes.\n"
+        "## [1.3.0](https://example.org/1.3.0) - 2025-11-10\n### Removed\n- Support for Python 3.9\n"
+        "### Added\n- Support for pytest 9\n"
+        "## 1.2.0 (2025-09-12)\nA note.\n#### Fixed\n- A leak\n"
+        "## Older releases\n### Misc\nSee the archive."
+    )
+    assert [c.section for c in chunk_text(text)] == [
+        "Changelog",
+        "1.3.0 - 2025-11-10 / Removed",
+        "1.3.0 - 2025-11-10 / Added",
+        "1.2.0 (2025-09-12)",
+        "1.2.0 (2025-09-12) / Fixed",
+        "Misc",  # a heading at the release's level or above ends it
+    ]
+
+
 def test_text_before_the_first_heading_has_no_section() -> None:
     chunks = chunk_text("Preamble here.\n## Body\nMain text.")
     assert [c.section for c in chunks] == ["", "Body"]
