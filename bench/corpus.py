@@ -156,6 +156,19 @@ CORPORA = {
         sha256="ca1aff788f8596b0dd1f8f8dfe776443d2724a86b1976fabaf087406ba3d0713",
         docs="docs",
     ),
+    "pytest-asyncio": Corpus(
+        package="pytest_asyncio",
+        version="1.5.0",  # reStructuredText in subfolders (how-to-guides/, reference/), sphinx-tabs
+        sha256="92c8fa83ca419fd0d4bd6a34df6520dae435841d3733c319343249492adf37f7",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
+    "rq": Corpus(
+        package="rq",
+        version="3.0.0",  # Jekyll Markdown in subfolders (docs/, patterns/, contrib/)
+        sha256="b41e39b3c36ec3faf9e2402c638a0b25fe18ebb93a1cb15193bc69694f054618",
+        docs="docs",
+    ),
     "stamina": Corpus(
         package="stamina",
         version="26.1.0",  # MyST Markdown, 7 files (api.md is autodoc directives)

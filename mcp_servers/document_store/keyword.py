@@ -12,6 +12,11 @@ import numpy as np
 
 from marsa_common.stemming import EnglishStemmer
 
+# Words of two characters or more (bm25s's own pattern), and a release or other dotted number
+# whole: "3.9" and "1.4.0" are what a question about a release names, and would otherwise be
+# dropped as one-character tokens.
+TOKEN_PATTERN = r"(?u)\b\d+(?:\.\d+)+\b|\b\w\w+\b"
+
 
 @dataclass
 class IndexedChunks:
@@ -51,7 +56,13 @@ class KeywordIndex:
         self._dirty = True
 
     def _tokenize(self, texts: list[str]) -> Any:
-        return bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, show_progress=False)
+        return bm25s.tokenize(
+            texts,
+            stopwords="en",
+            stemmer=self._stemmer,
+            show_progress=False,
+            token_pattern=TOKEN_PATTERN,
+        )
 
     def refresh(self, marker: str | None) -> IndexedChunks:
         """The index for the collection as it is now (rebuilt only when stale).

@@ -107,6 +107,21 @@ async def test_keyword_mode_returns_nothing_for_words_no_document_has(client: Cl
     assert found["results"] == []
 
 
+async def test_keyword_mode_finds_a_release_by_its_number(client: Client) -> None:
+    for version, change in (("1.3.0", "Support for Python 3.9"), ("1.4.0", "Support for pytest 9")):
+        await call(
+            client,
+            "ingest_document",
+            title=f"Release {version}",
+            content=f"# Changelog\n## {version} - 2025-11-10\n### Removed\n- {change}\n",
+        )
+    # ("1.4.0" and "3.9" are single-character pieces to a tokeniser of words)
+    found = await call(client, "search_documents", query="what changed in 1.4.0", mode="keyword")
+    assert [r["title"] for r in found["results"]] == ["Release 1.4.0"]
+    found = await call(client, "search_documents", query="Python 3.9", mode="keyword")
+    assert found["results"][0]["title"] == "Release 1.3.0"
+
+
 async def test_filters_restrict_by_metadata_and_date_range(client: Client) -> None:
     await ingest_corpus(client)
     by_key = await call(client, "search_documents", query="memory", filters={"language": "python"})
