@@ -64,6 +64,12 @@ _MEASURES: Final = "many|much|long|old|big|large|often|far|fast|deep|high|wide|t
 _TYPE_IT: Final = (
     r"|^\W*what (?:(?:command|commands|exactly)\s+)?(?:do|should|can|would) (?:i|we|you) "
     r"(?:type|run|enter)\b"
+    # "What do we put in pyproject.toml?": the lines to write there are the step
+    r"|^\W*what (?:exactly\s+)?(?:do|should|can|would|must) (?:i|we|you) (?:put|write|add) "
+    r"(?:in|into|to|under)\b"
+    # "What's the currently recommended way to wire uvloop in?", "the intended way to get …"
+    r"|^\W*what(?:'s|’s| is| are) the (?:\w+ )?(?:recommended|intended|preferred|right|correct|"
+    r"proper|idiomatic|best|simplest|easiest|usual|supported|official) (?:way|ways|approach)\b"
 )
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"

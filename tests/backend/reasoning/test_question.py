@@ -545,11 +545,26 @@ def test_flags_are_terms_as_written_and_as_well_as_is_no_term() -> None:
     [
         "I only want the 3.12 runs without editing the noxfile. What do I type?",
         "What command do I run to rebuild the docs?",
+        "We want one session-wide loop for every fixture. What do we put in pyproject.toml?",
+        "What should I add to setup.cfg to turn it on?",
+        "We deploy on uvloop. What's the currently recommended way to wire uvloop into it?",
+        "load() hands me a dict. What's the intended way to get marshmallow to build the object?",
     ],
 )
 def test_what_do_i_type_asks_for_the_step(question: str) -> None:
     asked = analyse(question)
     assert asked.kind == "how" and asked.how_to
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Field.Number is gone. What should we write instead?",  # a name, not lines to add
+        "What is the default way to name it?",
+    ],
+)
+def test_what_to_write_with_no_place_or_way_is_no_step(question: str) -> None:
+    assert not analyse(question).how_to
 
 
 def test_where_is_answered_by_a_path_or_a_folder() -> None:
