@@ -92,6 +92,8 @@ _LIST: Final = re.compile(
     # "Which options are …?" (not "What does attrs do …?": an auxiliary is no listed thing)
     r"|^\W*(?:(?:for|in|on|with|from|to|at|by|of)\s+)?(?:which|what)\s+"
     r"(?!(?:do|does|did|is|are|was|were|can|could|will|would|should|must|has|have|had)\b)"
+    # ("Which of the returned mappings does it use?": one of them, not a list)
+    r"(?!of\s+(?:the\s+|these\s+|those\s+)?(?:[\w-]+\s+){0,2}?[\w-]+s\s+(?:does|did|is|was|has)\b)"
     r"(?:[\w-]+\s+){0,3}?"
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
@@ -103,7 +105,9 @@ _LIST: Final = re.compile(
     # "Which functions make up the API?", "Which of the shipped validators …?", "in which order"
     r"|^\W*(?:which|what)\b[^?]{1,60}\bmakes? up\b"
     # ("Which of the teams … was sold?" asks for one of them)
-    r"|^\W*which of the (?:[\w-]+\s+){0,2}[\w-]+s\b(?![^?]*\b(?:is|was|has|does)\b)"
+    # (an auxiliary is no plural: "Which of the returned mappings does it use?" is one of them)
+    r"|^\W*which of the (?:(?!(?:is|was|has|does)\b)[\w-]+\s+){0,2}(?!(?:is|was|has|does)\b)"
+    r"[\w-]+s\b(?![^?]*\b(?:is|was|has|does)\b)"
     r"|\bin (?:which|what) order\b",
     re.I,
 )

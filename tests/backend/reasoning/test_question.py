@@ -557,6 +557,22 @@ def test_what_do_i_type_asks_for_the_step(question: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        (
+            "Both implement the hook. Which of the returned mappings does pytest-asyncio use?",
+            "lookup",
+        ),
+        ("Which of the teams was sold?", "lookup"),
+        ("Which of the shipped validators check a bound?", "list"),
+        ("Which of the options are deprecated?", "list"),
+    ],
+)
+def test_which_of_the_things_with_a_singular_verb_asks_for_one(question: str, kind: str) -> None:
+    assert analyse(question).kind == kind
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "Field.Number is gone. What should we write instead?",  # a name, not lines to add
