@@ -304,6 +304,23 @@ def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
     assert named_by_heading(passages(doc)[0]) == ""
 
 
+def test_a_changelog_entry_is_shown_with_its_release() -> None:
+    doc = sectioned(
+        "S1",
+        "Changelog",
+        [
+            ("1.3.0 - 2025-11-10 / Removed", "Support for Python 3.9 (#1278)"),
+            ("0.15.0 (2021-04-19)", "Abandon support for Python 3.5 from 0.15.0 on."),
+            ("Installing", "Run pip install 2.0 to upgrade."),
+        ],
+    )
+    shown = {p.quote: named_by_heading(p) for p in passages(doc)}
+    assert shown["Support for Python 3.9 (#1278)"] == "1.3.0 - 2025-11-10 / Removed"
+    # (an entry that names its release needs no lead; a heading that is no release is no name)
+    assert shown["Abandon support for Python 3.5 from 0.15.0 on."] == ""
+    assert shown["Run pip install 2.0 to upgrade."] == ""
+
+
 WHITESPACE = """Without the `trim_blocks` option, this template:
 
 ```
