@@ -58,7 +58,8 @@ def test_markdown_headings_become_sections() -> None:
 def test_a_heading_under_a_release_heading_keeps_the_release() -> None:
     text = (
         "# Changelog\nAll changes.\n"
-        "## [1.3.0](https://example.org/1.3.0) - 2025-11-10\n### Removed\n- Support for Python 3.9\n"
+        "## [1.3.0](https://example.org/1.3.0) - 2025-11-10\n"
+        "### Removed\n- Support for Python 3.9\n"
         "### Added\n- Support for pytest 9\n"
         "## 1.2.0 (2025-09-12)\nA note.\n#### Fixed\n- A leak\n"
         "## Older releases\n### Misc\nSee the archive."

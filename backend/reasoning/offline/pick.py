@@ -119,6 +119,12 @@ COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one le
 COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
 # Saying it cannot be done, or is not there: "does not support", "is not possible", "there is
 # no …".
+# A release number as written: "Python 3.9", "1.4.0", "v0.14" (its digits; not "0.5 seconds")
+_RELEASE_NUMBER: Final = re.compile(
+    r"(?:\b(?:python|version|release|pypy)\s+v?|(?<![\w.])v)(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
+    r"|(?<![\w.])v?(\d+\.\d+\.\d+)(?![\w.]*\d)",
+    re.I,
+)
 _CANNOT_BE: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
@@ -499,6 +505,7 @@ def choose(
         # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
         # variable wins?") says where the asker is, not what the documents must know.
         and not unknown_names(asking_part(plan.query, phrases=False), known or sources)
+        and not _other_release(plan.query, top.passage)
         and (
             not named
             or not needs_value(asked)
@@ -575,6 +582,17 @@ def _telling_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choic
         ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
+
+
+def _other_release(question: str, passage: Passage) -> bool:
+    """The question names a release ("… drop support for Python 3.9?") that the passage does
+    not, and the passage names another: it is about that other one ("If you still require
+    support for Python 3.5, please use … v0.14 or earlier.")."""
+    asked = {a or b for a, b in _RELEASE_NUMBER.findall(question)}
+    if not asked:
+        return False
+    said = {a or b for a, b in _RELEASE_NUMBER.findall(f"{passage.section}\n{passage.quote}")}
+    return bool(said) and not asked & said
 
 
 def _held(passage: Passage, terms: list[str]) -> frozenset[str]:

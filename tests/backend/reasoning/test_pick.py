@@ -60,6 +60,31 @@ async def test_the_passage_holding_the_asked_value_is_chosen(engine: OfflineEngi
     assert "5 seconds" in pick.best.passage.text
 
 
+async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
+    engine: OfflineEngine,
+) -> None:
+    notes = sectioned(
+        "S1",
+        "Changelog",
+        [
+            (
+                "0.15.0 (2021-04-19)",
+                "- Abandon support for Python 3.5. If you still require support for Python 3.5, "
+                "please use pytest-asyncio v0.14 or earlier.",
+            ),
+            ("0.16.0 (2021-10-16)", "- Add support for Python 3.10."),
+        ],
+    )
+    asked = (
+        "Our legacy service is stuck on Python 3.9. Which pytest-asyncio release was the first "
+        "to drop support for it, so we know where to pin?"
+    )
+    assert not (await _pick(engine, asked, [notes])).found
+    asked = asked.replace("3.9", "3.5")
+    pick = await _pick(engine, asked, [notes])
+    assert pick.found and pick.best is not None and "3.5" in pick.best.passage.text
+
+
 async def test_no_passage_with_the_value_means_not_found(engine: OfflineEngine) -> None:
     pick = await _pick(
         engine, "What is the default maximum number of connections?", [source("S1", "Pool", POOL)]
