@@ -506,6 +506,7 @@ def choose(
         # variable wins?") says where the asker is, not what the documents must know.
         and not unknown_names(asking_part(plan.query, phrases=False), known or sources)
         and not _other_release(plan.query, top.passage)
+        and not _other_subject(plan.query, top.passage, known or sources)
         and (
             not named
             or not needs_value(asked)
@@ -582,6 +583,28 @@ def _telling_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choic
         ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
+
+
+def _other_subject(question: str, passage: Passage, sources: list[Source]) -> bool:
+    """The question names, capitalised, what a page is titled ("How many worker threads
+    does Waitress start …?", the page "Waitress"), and the passage is from a page titled with
+    another one-word name ("Gunicorn"), never naming the one asked about: it is about the
+    other one ("The default is only 1 worker …" under "Gunicorn")."""
+    titles = {s.title.strip().lower() for s in sources if s.title.strip()}
+    named = {
+        m.group(0).lower()
+        for m in _NAME_IN_SENTENCE.finditer(question)
+        if m.group(0).lower() in titles
+    }
+    own = passage.source.title.strip()
+    if not named or own.lower() in named or len(own.split()) != 1 or not own[:1].isupper():
+        return False
+    text = f"{passage.section}\n{passage.quote}"
+    return not any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in named)
+
+
+# A capitalised word inside a sentence (a name, not a sentence's first word)
+_NAME_IN_SENTENCE: Final = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*")
 
 
 def _other_release(question: str, passage: Passage) -> bool:

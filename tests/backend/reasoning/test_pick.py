@@ -85,6 +85,33 @@ async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
     assert pick.found and pick.best is not None and "3.5" in pick.best.passage.text
 
 
+async def test_a_passage_from_another_named_tools_page_is_no_answer(
+    engine: OfflineEngine,
+) -> None:
+    waitress = sectioned(
+        "S1",
+        "Waitress",
+        [("Running", "Call `waitress-serve`, telling it how to import your application.")],
+    )
+    gunicorn = sectioned(
+        "S2",
+        "Gunicorn",
+        [
+            (
+                "Running",
+                "The `-w` option specifies the number of processes to run. The default is only "
+                "1 worker, which is probably not what you want.",
+            )
+        ],
+    )
+    asked = "How many worker processes does Waitress start by default?"
+    pick = await _pick(engine, asked, [waitress, gunicorn])
+    assert pick.best is not None and pick.best.passage.source.title == "Gunicorn"
+    assert not pick.found
+    pick = await _pick(engine, asked.replace("Waitress", "Gunicorn"), [waitress, gunicorn])
+    assert pick.found
+
+
 async def test_no_passage_with_the_value_means_not_found(engine: OfflineEngine) -> None:
     pick = await _pick(
         engine, "What is the default maximum number of connections?", [source("S1", "Pool", POOL)]
