@@ -14,6 +14,12 @@ MIN_QUOTE_WORDS = 3
 
 _SPACE = re.compile(r"\s+")
 
+RELEASE_HEADING = re.compile(
+    r"^\W{0,2}(?:v|version\s+|release\s+)?(?P<number>\d+\.\d+(?:\.\d+)*)\b", re.I
+)
+"""A release's heading, and its number: "1.3.0 - 2025-11-10", "[25.1.0](…) - 2025-01-16",
+"Version 8.1.0". The chunker files a changelog's sub-headings under it; the answer shows it."""
+
 
 def normalise(text: str) -> str:
     """``text`` with every run of whitespace one space, trimmed and lower-cased."""

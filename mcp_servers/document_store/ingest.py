@@ -23,6 +23,7 @@ from marsa_common.files import (
     SUPPORTED_SUFFIXES,
     looks_binary,
 )
+from marsa_common.text import RELEASE_HEADING
 from mcp_servers.document_store.formats import (
     WordError,
     docx_to_markdown,
@@ -39,8 +40,6 @@ _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-# A release's heading: "1.3.0 - 2025-11-10", "[25.1.0](…) - 2025-01-16", "Version 8.1.0"
-_RELEASE_HEADING = re.compile(r"^\W{0,2}(?:v|version\s+|release\s+)?\d+\.\d+(?:\.\d+)*\b", re.I)
 _BLANKS = re.compile(r"\n{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 WHOLE_SECTION_FACTOR = 1.5  # a section this many windows long or less is not split
@@ -110,7 +109,7 @@ def _sections(text: str) -> Iterator[tuple[str, str]]:
             level, heading, lines = len(match.group(1)), match.group(2).strip(), []
             if release is not None and level <= release[0]:
                 release = None
-            if _RELEASE_HEADING.search(heading):
+            if RELEASE_HEADING.search(heading):
                 release = (level, _LINK.sub(r"\1", heading))  # ("[1.3.0](…)": "1.3.0")
             elif release is not None:
                 heading = f"{release[1]} / {heading}"

@@ -18,6 +18,7 @@ from backend.reasoning.models import Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.text import part_stems, split_sentences, words
+from marsa_common.text import RELEASE_HEADING
 
 MAX_WINDOW: Final = 3
 MAX_LIST_ITEMS: Final = 12
@@ -341,7 +342,7 @@ def named_by_heading(passage: Passage) -> str:
     under `HTTPSRedirectMiddleware`), or the term of the list entry it sits in ("The default is
     `5`." of `truncate.leeway`): a reader needs it to know what the passage is about."""
     heading = passage.label or plain(passage.section).strip()
-    release = None if passage.label else _RELEASE_SECTION.match(heading)
+    release = None if passage.label else RELEASE_HEADING.match(heading)
     if release is not None:
         # A changelog's entry is of the release it is listed under ("1.3.0 - 2025-11-10 /
         # Removed": "Support for Python 3.9"), which it seldom names itself.
@@ -355,10 +356,6 @@ def named_by_heading(passage: Passage) -> str:
     return name
 
 
-# A release's section heading ("1.3.0 - 2025-11-10 / Removed", "0.15.0 (2021-04-19)")
-_RELEASE_SECTION: Final = re.compile(
-    r"^\W{0,2}(?:v|version\s+|release\s+)?(?P<number>\d+\.\d+(?:\.\d+)*)\b", re.I
-)
 _POINTS_BACK: Final = frozenset({"this", "that", "it", "these", "those"})
 _CODE_JUST_BEFORE: Final = re.compile(
     r"(?P<fence>```|~~~)[^\n]*\n(?P<body>(?:(?!(?P=fence)).*\n){1,3}?)[ \t]*(?P=fence)[ \t]*\n\s*$"

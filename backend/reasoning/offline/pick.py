@@ -117,14 +117,14 @@ COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the que
 COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best passage
 COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
 COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
-# Saying it cannot be done, or is not there: "does not support", "is not possible", "there is
-# no …".
 # A release number as written: "Python 3.9", "1.4.0", "v0.14" (its digits; not "0.5 seconds")
 _RELEASE_NUMBER: Final = re.compile(
     r"(?:\b(?:python|version|release|pypy)\s+v?|(?<![\w.])v)(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
     r"|(?<![\w.])v?(\d+\.\d+\.\d+)(?![\w.]*\d)",
     re.I,
 )
+# Saying it cannot be done, or is not there: "does not support", "is not possible", "there is
+# no …".
 _CANNOT_BE: Final = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|will|can)\s*(?:not|n't)\s+(?:\w+\s+){0,2}?"
     r"(?:support(?:ed)?|exist|available|provide[ds]?|allow(?:ed)?|implement(?:ed)?|possible|"
