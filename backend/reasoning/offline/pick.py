@@ -110,6 +110,7 @@ ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that neve
 # A section heading this close to the question (cosine) adds HEADING_BONUS × the excess.
 HEADING_SIMILARITY: Final = 0.5
 HEADING_BONUS: Final = 0.2
+RELEASE_SHARE: Final = 0.85  # a passage naming the asked release, this close to the best
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 TYPED_NAME_BONUS: Final = 0.06
 QUOTED_BONUS: Final = 0.06  # code showing a literal the question quotes ("/users/me")
@@ -118,11 +119,14 @@ COMPLEMENT_SHARE: Final = 0.8  # a complement scores this close to the best pass
 COMPLEMENT_COVERAGE: Final = 0.4  # and holds this share of what the best one leaves out,
 COMPLEMENT_TERMS: Final = 2  # at least this many of its words (one shared word is chance)
 # A release number as written: "Python 3.9", "1.4.0", "v0.14" (its digits; not "0.5 seconds")
+# ("Python 3.6 and 3.7": both)
 _RELEASE_NUMBER: Final = re.compile(
-    r"(?:\b(?:python|version|release|pypy)\s+v?|(?<![\w.])v)(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
+    r"(?:\b(?:python|version|release|pypy)\s+v?|(?<![\w.])v)(\d+\.\d+(?:\.\d+)?"
+    r"(?:\s*(?:,|/|&|\band\b|\bor\b)\s*\d+\.\d+(?:\.\d+)?)*)(?![\w.]*\d)"
     r"|(?<![\w.])v?(\d+\.\d+\.\d+)(?![\w.]*\d)",
     re.I,
 )
+_DOTTED: Final = re.compile(r"\d+\.\d+(?:\.\d+)?")
 # Saying it cannot be done, or is not there: "does not support", "is not possible", "there is
 # no …".
 _CANNOT_BE: Final = re.compile(
@@ -488,6 +492,7 @@ def choose(
             c for c in scored if _names_any(c.passage, named) or _named_before(c.passage, named)
         ]
         scored = about + [c for c in scored if c not in about]
+    scored = _asked_release_first(scored, plan.query)
     top = scored[0]
     found = (
         (
@@ -611,11 +616,33 @@ def _other_release(question: str, passage: Passage) -> bool:
     """The question names a release ("… drop support for Python 3.9?") that the passage does
     not, and the passage names another: it is about that other one ("If you still require
     support for Python 3.5, please use … v0.14 or earlier.")."""
-    asked = {a or b for a, b in _RELEASE_NUMBER.findall(question)}
+    asked = _releases(question)
     if not asked:
         return False
-    said = {a or b for a, b in _RELEASE_NUMBER.findall(f"{passage.section}\n{passage.quote}")}
+    said = _releases(f"{passage.section}\n{passage.quote}")
     return bool(said) and not asked & said
+
+
+def _asked_release_first(scored: list[Choice], question: str) -> list[Choice]:
+    """The best passage is about another release than the question names, and one scored
+    close to it names that release: it comes first ("1.3.0: Dropped support for Python 3.6
+    and 3.7" before "Arrow will drop support for Python 2.7 and 3.5 …" for "We're still on
+    Python 3.7. Which release dropped support for it?")."""
+    if not scored or not _other_release(question, scored[0].passage):
+        return scored
+    asked = _releases(question)
+    top = scored[0]
+    for choice in scored[1:]:
+        if choice.score < RELEASE_SHARE * top.score:
+            break
+        if asked & _releases(f"{choice.passage.section}\n{choice.passage.quote}"):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+def _releases(text: str) -> set[str]:
+    """The release numbers a text names ("Python 3.6 and 3.7": 3.6 and 3.7)."""
+    return {n for a, b in _RELEASE_NUMBER.findall(text) for n in _DOTTED.findall(a or b)}
 
 
 def _held(passage: Passage, terms: list[str]) -> frozenset[str]:

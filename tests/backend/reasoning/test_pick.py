@@ -85,6 +85,24 @@ async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
     assert pick.found and pick.best is not None and "3.5" in pick.best.passage.text
 
 
+async def test_a_passage_naming_the_asked_release_comes_before_one_about_another(
+    engine: OfflineEngine,
+) -> None:
+    notes = sectioned(
+        "S1",
+        "Changelog",
+        [
+            ("1.0.0 (2021-02-26)", "- [CHANGE] Arrow has dropped support for Python 3.5."),
+            ("1.3.0 (2023-09-30)", "- [CHANGED] Dropped support for Python 3.6 and 3.7."),
+        ],
+    )
+    pick = await _pick(
+        engine, "We're still on Python 3.7. Which Arrow release dropped support for it?", [notes]
+    )
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.section == "1.3.0 (2023-09-30)"
+
+
 async def test_a_passage_from_another_named_tools_page_is_no_answer(
     engine: OfflineEngine,
 ) -> None:
