@@ -71,6 +71,12 @@ _TYPE_IT: Final = (
     r"|^\W*what(?:'s|’s| is| are) the (?:\w+ )?(?:recommended|intended|preferred|right|correct|"
     r"proper|idiomatic|best|simplest|easiest|usual|supported|official) (?:way|ways|approach)\b"
 )
+# The standing of a way asked for ("the currently recommended way"), not what the way does
+_WAY_FRAME: Final = re.compile(
+    r"\b(?:(?:currently|now)\s+)?(?:recommended|intended|preferred|right|correct|proper|"
+    r"idiomatic|best|usual|supported|official)\s+(?:way|ways|approach)\b",
+    re.I,
+)
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"
     + _MEASURES
@@ -461,6 +467,12 @@ def analyse(question: str) -> Asked:
         len(key_terms(asks)) <= 2 and POINTS_BACK.search(asks) is not None  # "Which one gets run?"
     )
     focus = tuple(key_terms(asks)) if asks != question.strip() and not refers_back else ()
+    if kind == "how" and (frame := _WAY_FRAME.search(asks)):
+        # "What's the currently recommended way to wire uvloop into pytest-asyncio?": the
+        # way's standing is no word the answer needs ("Define a … hook …" is the way)
+        # (asked only "What's the idiomatic way?", the scene is read as before)
+        frame_words = {w.lower() for w in re.findall(r"[\w'-]+", frame.group(0))}
+        focus = tuple(t for t in focus if t.lower() not in frame_words) or focus
     if not focus and not refers_back and (acting := _ACTOR.match(asks)):
         # "How does MARSA score the quality of a source?": the documents name what does it
         # ("`scoring.py` scores …"); the verb and its object are what is asked.

@@ -694,3 +694,15 @@ def test_a_parameter_the_scene_leaves_out_asks_for_its_default() -> None:
     )
     assert listing.kind == "list" and listing.about_default
     assert holds_cue(listing, 'The default value is `["alembic.autogenerate.*"]`.')
+
+
+def test_the_standing_of_a_way_asked_for_is_not_what_the_answer_must_say() -> None:
+    asked = analyse(
+        "We deploy on uvloop and want the test suite to run on it too. What's the currently "
+        "recommended way to wire uvloop into pytest-asyncio?"
+    )
+    assert asked.kind == "how"
+    assert asked.focus == ("wire", "uvloop", "pytest-asyncio")
+    # asked only for the way, the asking part stays as it is
+    only = analyse("I have a module of async tests that share one loop. What's the idiomatic way?")
+    assert only.focus == ("idiomatic", "way")
