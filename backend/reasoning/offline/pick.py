@@ -144,7 +144,9 @@ _CANNOT_BE: Final = re.compile(
     r"declared|put|placed|written|stored|listed)\s+(?:in|via|through|inside|under|from)\b"
     # "(but note it does not apply to `pyproject.toml` configuration …)": not there
     r"|\b(?:does|do|will)\s*(?:not|n't)\s+apply\s+(?:to|in|for|with)\b"
-    r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b)",
+    r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b"
+    # "pytest is single-threaded, … never spawning any threads itself": what it never does
+    r"|\bnever\s+(?!(?:been|be|needs?|has|have|had)\b)\w+(?:ing|s|ed)\b)",
     re.I,
 )
 # Saying it is gone: removed, dropped, deprecated, no longer there. This is said of a named

@@ -2086,3 +2086,31 @@ async def test_code_showing_the_paths_the_question_writes_out_is_preferred(
     assert analyse(question).quoted == ("/users/me", "/users/{username}")
     pick = await _pick(engine, question, [source("S1", "Routing", ROUTING)])
     assert pick.best is not None and "listed before general cases" in pick.best.passage.quote
+
+
+def test_what_a_tool_never_does_is_denied_but_a_rule_with_never_is_no_denial() -> None:
+    assert denies(
+        "pytest is single-threaded, executing its tests always in the same thread, "
+        "sequentially, never spawning any threads itself."
+    )
+    assert denies("The worker never retries a failed job.")
+    assert not denies("You never need to call `close()` yourself.")
+    assert not denies("It has never been easier to configure.")
+
+
+async def test_a_premise_that_the_tool_does_what_it_never_does_is_denied(
+    engine: OfflineEngine,
+) -> None:
+    threads = (
+        "# Flaky tests\n\nA test may pass or fail depending on the order or the timing.\n\n"
+        "## Thread-safety\n\npytest is single-threaded, executing its tests always in the "
+        "same thread, sequentially, never spawning any threads itself. Tests that use "
+        "threads themselves may still be flaky."
+    )
+    question = (
+        "pytest runs my tests across several threads by default, so how do I cap the number "
+        "of worker threads it uses?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Flaky tests", threads)])
+    assert pick.denial is not None
+    assert "never spawning any threads" in pick.denial.passage.text
