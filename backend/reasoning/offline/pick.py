@@ -812,7 +812,8 @@ _LIGHT_VERBS: Final = word_set(
 )
 # Stems of an ask's words that say nothing of what is asked ("… do I actually get back?")
 _SAYS_NOTHING: Final = frozenset(
-    stem(w) for w in (*_LIGHT_VERBS, "back", "actually", "really", "exactly", "just", "then")
+    stem(w)
+    for w in (*_LIGHT_VERBS, "grab", "back", "actually", "really", "exactly", "just", "then")
 )
 
 

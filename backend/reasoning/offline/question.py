@@ -267,6 +267,10 @@ _DEFAULT_VALUE: Final = re.compile(
     r"forever|never|always|unlimited|infinite|indefinitely)\b)"
     r"|(?:\d|`[^`]+`|\b(?:true|false|none|null)\b)[^.]{0,80}?\bdefaults?\b"
     r"|\bby default\b|\bnot \w+ \w* ?by default\b"
+    # "If the logger level is not set, it will be set to `INFO` on first use.": the value
+    # taken when none is given
+    r"|\b(?:if|when|while)\b[^.]{0,60}?\b(?:(?:is|are)\s+)?(?:not|never)\s+(?:set|given|"
+    r"specified|provided|passed|configured)\b[^.]{0,60}?(?:`[^`]+`|\b\d)"
     r"|\b\w+\s?=\s?(?:\d|true\b|false\b|none\b)",  # a signature's keyword default
     re.I,
 )

@@ -2114,3 +2114,20 @@ async def test_a_premise_that_the_tool_does_what_it_never_does_is_denied(
     pick = await _pick(engine, question, [source("S1", "Flaky tests", threads)])
     assert pick.denial is not None
     assert "never spawning any threads" in pick.denial.passage.text
+
+
+async def test_an_ask_to_grab_a_thing_is_held_by_the_passage_naming_it(
+    engine: OfflineEngine,
+) -> None:
+    logging_page = (
+        '# Logging\n\nWerkzeug uses standard Python logging. The logger is named `"werkzeug"`. '
+        "If the logger level is not set, it will be set to `INFO` on first use.\n\n"
+        "## Handlers\n\nA handler that writes to the terminal is added when none is configured."
+    )
+    question = (
+        "The dev server spams my console with a log line per request and I want to route "
+        "those into my own logging setup. Which logger should I grab?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Logging", logging_page)])
+    assert pick.best is not None and "named" in pick.best.passage.text
+    assert pick.found

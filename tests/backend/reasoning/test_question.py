@@ -706,3 +706,11 @@ def test_the_standing_of_a_way_asked_for_is_not_what_the_answer_must_say() -> No
     # asked only for the way, the asking part stays as it is
     only = analyse("I have a module of async tests that share one loop. What's the idiomatic way?")
     assert only.focus == ("idiomatic", "way")
+
+
+def test_the_value_taken_when_none_is_set_is_a_default() -> None:
+    asked = analyse("What level does Werkzeug put the logger at if I never set one?")
+    assert asked.about_default
+    said = "If the logger level is not set, it will be set to `INFO` on first use."
+    assert holds_cue(asked, said)
+    assert not holds_cue(asked, "If the level is not set, the logger is quiet.")  # no value
