@@ -1072,7 +1072,18 @@ def _seen(term: str, seen: set[str]) -> bool:
     """Is the word among the sources' words, or the start of one ("Postgres" of "PostgreSQL")?"""
     if term in seen:
         return True
+    if term.isalpha() and any(
+        # the leading part of a dotted or underscored name: "JSON" of `json.dumps_kwargs`
+        # (not a file's extension: "HTML" of `report.html` names no HTML support)
+        _NAME_PARTS.split(s, maxsplit=1)[0] == term
+        for s in seen
+        if "." in s or "_" in s
+    ):
+        return True
     return len(term) >= 5 and term.isalpha() and any(s.startswith(term) for s in seen)
+
+
+_NAME_PARTS: Final = re.compile(r"[._]+")
 
 
 _SENTENCE_START: Final = re.compile(r"(?:^|[.!?:;]\s+)\W*$")

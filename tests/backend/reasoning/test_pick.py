@@ -2131,3 +2131,15 @@ async def test_an_ask_to_grab_a_thing_is_held_by_the_passage_naming_it(
     pick = await _pick(engine, question, [source("S1", "Logging", logging_page)])
     assert pick.best is not None and "named" in pick.best.passage.text
     assert pick.found
+
+
+def test_a_name_leading_a_dotted_code_name_is_known_but_a_file_extension_is_not() -> None:
+    api = source(
+        "S1",
+        "API",
+        "# Policies\n\n`json.dumps_kwargs`: Keyword arguments to be passed to the dump "
+        "function. The default is `{'sort_keys': True}`. The report is written to `report.html`.",
+    )
+    question = "What keyword arguments does Jinja pass to the JSON dump function?"
+    assert "JSON" not in unknown_names(question, [api])
+    assert unknown_names("How do I get an HTML report?", [api]) == ["HTML"]
