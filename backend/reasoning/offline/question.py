@@ -522,7 +522,7 @@ _WHICH: Final = re.compile(
 _NOT_A_TYPE: Final = word_set(
     "do does did is are was were must should can could will would has have had may might "
     "i you we they it the a an my our your their this that of to in on for kind sort type "
-    "one ones happens happen"
+    "one ones happens happen and or"  # ("What exit status and message …": no kind "and")
 )
 
 

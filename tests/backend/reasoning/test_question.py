@@ -714,3 +714,8 @@ def test_the_value_taken_when_none_is_set_is_a_default() -> None:
     said = "If the logger level is not set, it will be set to `INFO` on first use."
     assert holds_cue(asked, said)
     assert not holds_cue(asked, "If the level is not set, the logger is quiet.")  # no value
+
+
+def test_a_kind_asked_for_ends_at_a_conjunction() -> None:
+    asked = analyse("What exit status and message does a Click program end with on Ctrl-C?")
+    assert asked.wants == ("exit", "status")
