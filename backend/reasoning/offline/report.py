@@ -20,6 +20,7 @@ What a reader sees has markup removed; the citation keeps the verbatim words.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from backend.reasoning.models import Citation, Claim, Plan, Report, Source, SubQuery, Verdict
@@ -219,7 +220,22 @@ def _complete(text: str) -> bool:
     """A statement a reader can take on its own: not a label, heading or fragment, and
     ending as a sentence ends."""
     shown = plain(text)
-    return answerable(text) and shown[-1:] in (".", "!", "?", ")", "”", '"')
+    return (
+        answerable(text)
+        and shown[-1:] in (".", "!", "?", ")", "”", '"')
+        # "… so the model was given up.)": begun inside a parenthesis, cut where a chunk began
+        and not _closes_unopened(shown)
+    )
+
+
+def _closes_unopened(text: str) -> bool:
+    """Does a ")" come before any "(" it could close?"""
+    depth = 0
+    for ch in re.sub(r"(?<![\w(])\w\)", "", text):  # (not an item's "a)" or "2)")
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return True
+    return False
 
 
 def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from backend.reasoning.models import Plan, Report, Source
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.report import ONE_SOURCE_NOTE
+from backend.reasoning.offline.report import ONE_SOURCE_NOTE, _complete
 from backend.reasoning.offline.text import split_sentences
 from tests.backend.reasoning.corpus import RAG_QUESTION, magazines, rag, sectioned, source
 
@@ -917,3 +917,13 @@ async def test_a_stated_difference_after_naming_both_sides_answers_the_compariso
         sources,
     )
     assert "the former simply exits the context block" in report.answer.split("\n")[0]
+
+
+def test_a_statement_begun_inside_a_parenthesis_is_a_fragment_not_a_finding() -> None:
+    cut = (
+        "plan and claims cut twice, verify gave back the example, and the report's answer ran "
+        "past the 60 s timeout on both tries, so the model was given up.)"
+    )
+    assert not _complete(cut)
+    assert _complete("The model was given up (it timed out twice).")
+    assert _complete("Pick one: a) the default, or b) a path of your own.")
