@@ -61,6 +61,10 @@ _WHY: Final = re.compile(
 _PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
 # "How deep …?", "how many …?": a measure, asked for as a number.
 _MEASURES: Final = "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small"
+# What a way asked for is said to be: "the recommended way", "the idiomatic way"
+_STANDING: Final = (
+    "recommended|intended|preferred|right|correct|proper|idiomatic|best|usual|supported|official"
+)
 _TYPE_IT: Final = (
     r"|^\W*what (?:(?:command|commands|exactly)\s+)?(?:do|should|can|would) (?:i|we|you) "
     r"(?:type|run|enter)\b"
@@ -68,14 +72,12 @@ _TYPE_IT: Final = (
     r"|^\W*what (?:exactly\s+)?(?:do|should|can|would|must) (?:i|we|you) (?:put|write|add) "
     r"(?:in|into|to|under)\b"
     # "What's the currently recommended way to wire uvloop in?", "the intended way to get …"
-    r"|^\W*what(?:'s|’s| is| are) the (?:\w+ )?(?:recommended|intended|preferred|right|correct|"
-    r"proper|idiomatic|best|simplest|easiest|usual|supported|official) (?:way|ways|approach)\b"
+    r"|^\W*what(?:'s|’s| is| are) the (?:\w+ )?(?:" + _STANDING + r"|simplest|easiest) "
+    r"(?:way|ways|approach)\b"
 )
 # The standing of a way asked for ("the currently recommended way"), not what the way does
 _WAY_FRAME: Final = re.compile(
-    r"\b(?:(?:currently|now)\s+)?(?:recommended|intended|preferred|right|correct|proper|"
-    r"idiomatic|best|usual|supported|official)\s+(?:way|ways|approach)\b",
-    re.I,
+    r"\b(?:(?:currently|now)\s+)?(?:" + _STANDING + r")\s+(?:way|ways|approach)\b", re.I
 )
 _HOW: Final = re.compile(
     r"^\W*(?:how (?:do|does|did|can|could|should|would|is|are|to|will)|how\b(?!\s+(?:"
