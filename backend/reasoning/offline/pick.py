@@ -979,6 +979,14 @@ def identifiers(question: str) -> list[str]:
         # (a call: "clear()")
         if "_" in name or "." in name or pascal or token[0] or token[2]:
             out.append(name)
+        if token[0] and re.search(r"[\s(]", token[0].strip()):
+            # a line of code ("`with Connection(...)`", "`from urllib3.connectionpool import
+            # VerifiedHTTPSConnection`"): the names in it, each, as a sentence would name them
+            out += [
+                n
+                for n in identifiers(re.sub(r"(?<=\w)\((?!\))[^()]*\)", "()", token[0]))
+                if n != token[0].strip()
+            ]
     return [n for n in dict.fromkeys(out) if len(n) > 1]
 
 

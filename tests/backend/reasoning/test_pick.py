@@ -316,6 +316,25 @@ def test_identifiers_are_code_names_not_surnames() -> None:
     assert identifiers("Which close code does WebSocketException use?") == ["WebSocketException"]
 
 
+def test_a_line_of_code_in_the_question_names_the_code_in_it() -> None:
+    # rq's docs deprecate "the use of <code>Connection</code> context manager": the question
+    # quotes the whole statement, the sentence names the class it calls.
+    question = (
+        "Since the `with Connection(...)` context manager is RQ's recommended way to manage "
+        "Redis connections, how do I nest two of them?"
+    )
+    assert "Connection" in identifiers(question)
+    assert _gone_named(
+        "The use of <code>Connection</code> context manager is deprecated.", identifiers(question)
+    )
+    assert identifiers("Old code does `from urllib3.connectionpool import X`.") == [
+        "from urllib3.connectionpool import X",
+        "urllib3.connectionpool",
+    ]
+    assert identifiers("I wrote `y = attr.ib()` there.") == ["y = attr.ib", "attr.ib"]
+    assert identifiers("Can it run `async def` tests?") == ["async def"]  # no name in it
+
+
 def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() -> None:
     question = "I put `note = nightly build` under [run]. How do I read the note back?"
     assert assigned_names(question) == ["note"]
