@@ -211,11 +211,14 @@ def _by_other_means(sentence: str, question: str) -> bool:
     return m is not None and not names_code(question, m.group("means").strip("()"))
 
 
-def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
+def _gone_named(
+    sentence: str, names: list[str], in_code: bool = False, said: re.Pattern[str] = _GONE
+) -> bool:
     """Does the sentence say that one of the question's code names is gone, naming it before
     saying so ("`X` was removed in favor of `Y`" says nothing against `Y`)? With ``in_code``
     (a setting the question assigns, `note = …`), named inside backticks ("The `[run] note`
-    setting has been deprecated.", not "Note that … was removed")."""
+    setting has been deprecated.", not "Note that … was removed"). ``said``: what is said of
+    it (:data:`_UNSUPPORTED`: that it is not supported)."""
     text = plain(sentence)
     if _OPENS_WITH_CONDITION.match(text):
         return False
@@ -230,10 +233,12 @@ def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
         pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
         return any(re.search(pattern, span) for span in re.findall(r"`([^`]+)`", before))
 
-    for m in _GONE.finditer(text):
+    for m in said.finditer(text):
         before = text[: m.end()]
         if not _CONDITION.search(text[: m.start()]) and any(named(before, n) for n in names):
             return True
+    if said is not _GONE:
+        return False
     # A change log's line: "Removed the `urllib3.contrib.ntlmpool` module." (what follows the
     # verb up to "in favor of" or a clause's end is what is gone)
     opening = _REMOVED_OPENING.match(text)
@@ -246,6 +251,10 @@ def _gone_named(sentence: str, names: list[str], in_code: bool = False) -> bool:
     return any(named(gone, n) for n in names)
 
 
+# "… the `decode_responses=True` argument of the Redis connection is not currently supported."
+_UNSUPPORTED: Final = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?supported\b|\bunsupported\b", re.I
+)
 # "the `x` argument in `f()`", "an option of `Y`": the code named last holds the thing
 _HOLDER: Final = re.compile(
     r"\b(?:arguments?|parameters?|params?|options?|keywords?|attributes?|methods?|fields?|"
@@ -1353,7 +1362,20 @@ def _denial(
     if asked.kind == "why":
         why = _why_premise(question)
         return _premise_denial(question, scored, idf, why) if why else None
-    if asked.kind in ("yes_no", "comparison", "list"):
+    if asked.kind == "yes_no":
+        # "We turned on decode_responses=True …. Do we also need to tell the worker?": code
+        # the scene takes for granted, said not to be supported ("the `decode_responses=True`
+        # argument … is not currently supported"), denies it; the ask itself is a yes or no.
+        scene = identifiers(_premise(question))
+        for choice in scored if scene else []:
+            passage = choice.passage
+            if not passage.is_code and (
+                _gone_named(passage.quote, scene)
+                or _gone_named(passage.quote, scene, said=_UNSUPPORTED)
+            ):
+                return choice
+        return None
+    if asked.kind in ("comparison", "list"):
         return None
     if (premised := _premise_denial(question, scored, idf)) is not None:
         return premised

@@ -176,6 +176,30 @@ async def test_a_question_asking_whether_is_not_a_denied_premise(engine: Offline
     assert pick.denial is None
 
 
+RQ_DECODING = (
+    "RQ needs a Redis connection.\n\n"
+    "The encoding and decoding of Redis objects occur in multiple locations within the "
+    "codebase, which means that the `decode_responses=True` argument of the Redis connection "
+    "is not currently supported."
+)
+
+
+async def test_code_the_scene_of_a_yes_no_question_uses_said_unsupported_denies_it(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Connections", RQ_DECODING)]
+    question = (
+        "We turned on decode_responses=True on the Redis client we pass to our queues. Do we "
+        "also need to tell the worker about it?"
+    )
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is not None
+    assert "not currently supported" in pick.denial.passage.text
+    # Asked whether it is supported, "not supported" is the answer, not a denied premise.
+    pick = await _pick(engine, "Does RQ support decode_responses=True?", sources)
+    assert pick.denial is None
+
+
 CONVERTORS = (
     "Paths can use URI templating style to capture path components.\n\n"
     "You can use convertors to modify what is captured. The available convertors are:\n\n"
