@@ -146,7 +146,10 @@ _CANNOT_BE: Final = re.compile(
     r"|\b(?:does|do|will)\s*(?:not|n't)\s+apply\s+(?:to|in|for|with)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b"
     # "pytest is single-threaded, … never spawning any threads itself": what it never does
-    r"|\bnever\s+(?!(?:been|be|needs?|has|have|had)\b)\w+(?:ing|s|ed)\b)",
+    r"|\bnever\s+(?!(?:been|be|needs?|has|have|had)\b)\w+(?:ing|s|ed)\b"
+    # "You never need to use `super()` with attrs classes that inherit from other attrs
+    # classes.": what the asker means to do is not needed
+    r"|\byou\s+(?:never|do\s+not|don't|will\s+never)\s+need\s+to\b|\bthere\s+is\s+no\s+need\s+to\b)",
     re.I,
 )
 # Saying it is gone: removed, dropped, deprecated, no longer there. This is said of a named
@@ -1353,6 +1356,15 @@ def _names_other_code(sentence: str, question: str) -> bool:
     return bool(code) and not any(said(c) for c in code)
 
 
+def _of_the_other_kind(sentence: str, question: str) -> bool:
+    """Is the sentence about the kind of thing the question says it is not? "You never need
+    to use `super()` with attrs classes that inherit from other attrs classes." denies
+    nothing of a class that "derives from a non-attrs framework class"."""
+    excluded = {m.lower() for m in re.findall(r"\bnon-([a-z]\w+)", question, re.I)}
+    text = plain(sentence).lower()
+    return any(re.search(rf"(?<!non-)\b{re.escape(word)}\b", text) for word in excluded)
+
+
 def _denial(
     asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
 ) -> Choice | None:
@@ -1400,7 +1412,7 @@ def _denial(
     assigned = assigned_names(question)
     for choice in scored:
         passage = choice.passage
-        if len(passage.sentences) != 1:
+        if len(passage.sentences) != 1 or _of_the_other_kind(passage.quote, question):
             continue
         about = f"{passage.section}\n{passage.quote}"
         # A question naming code is denied only by a sentence about that code (it or its

@@ -17,6 +17,7 @@ from backend.reasoning.offline.pick import (
     _fuller_sibling_first,
     _gone_named,
     _holds_the_ask,
+    _of_the_other_kind,
     _opposes,
     _renames_unnamed,
     _way_around,
@@ -294,6 +295,19 @@ async def test_a_how_to_is_answered_by_a_passage_that_speaks_of_the_action_asked
         [source("S1", "Transports", RETRIES), source("S2", "SSL", SSL_ERRORS)],
     )
     assert pick.best is not None and "retr" in pick.best.passage.quote
+
+
+def test_what_the_asker_never_needs_to_do_is_denied_only_for_their_kind_of_thing() -> None:
+    never = (
+        "You never need to use `super()` with attrs classes that inherit from other attrs classes."
+    )
+    assert denies(never)
+    assert denies("There is no need to call `close()` yourself.")
+    assert not denies("The package does not need to be installed.")  # a fact, not the asker
+    # "non-attrs" is the other kind of class: the sentence is not about it
+    assert _of_the_other_kind(never, "My class derives from a non-attrs framework class.")
+    assert not _of_the_other_kind(never, "My attrs class subclasses another attrs class.")
+    assert not _of_the_other_kind("Only non-attrs classes need it.", "a non-attrs base class")
 
 
 def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
@@ -2137,8 +2151,8 @@ def test_what_a_tool_never_does_is_denied_but_a_rule_with_never_is_no_denial() -
         "sequentially, never spawning any threads itself."
     )
     assert denies("The worker never retries a failed job.")
-    assert not denies("You never need to call `close()` yourself.")
     assert not denies("It has never been easier to configure.")
+    assert not denies("The client never needs more than one pool.")
 
 
 async def test_a_premise_that_the_tool_does_what_it_never_does_is_denied(
