@@ -33,6 +33,7 @@ counts when it is about as near the question in meaning as any passage ("… in 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -1209,6 +1210,9 @@ _SIDE_OF: Final[dict[str, int]] = {
     for side in (0, 1)
     for word in pair[side]
 }
+# … and a thing kept is opposed by a thing turned off ("set_testing(True) keeps the full
+# exponential backoff" / "a dedicated testing mode that turns off backoff")
+_ALSO_SIDE: Final[dict[str, int]] = {stem(w): _SIDE_OF[stem("remove")] for w in ("disable",)}
 _CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b", re.I)
 OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
 # A clause about the asker ("I enabled branch coverage", "I want to show hidden files", "show
@@ -1237,7 +1241,14 @@ _IS_ON_OFF: Final = re.compile(
 )
 
 
+# "turns off backoff": the particle before what is turned
+_TURNED_BEFORE: Final = re.compile(r"\b(?:turn|switch)(?:s|ed|ing)?\s+(on|off)\s+(?=[a-z])", re.I)
+
+
 def _turned(text: str) -> str:
+    text = _TURNED_BEFORE.sub(
+        lambda m: "enable " if m.group(1).lower() == "on" else "disable ", text
+    )
     text = _IS_ON_OFF.sub(
         lambda m: f"{m.group(1)} " + ("enabled" if m.group(2).lower() == "on" else "disabled"),
         text,
@@ -1266,9 +1277,11 @@ def _sides(sentence: str) -> list[tuple[int, int]]:
     possible ("are deleted", not "can be enabled")."""
     out = []
     for m in re.finditer(r"[A-Za-z]+", sentence):
-        side = _SIDE_OF.get(stem(m.group(0).lower()))
-        if side is not None and not _MAY.search(sentence[: m.start()]):
-            out.append((side, m.start()))
+        word = stem(m.group(0).lower())
+        if word in _SIDE_OF and not _MAY.search(sentence[: m.start()]):
+            out.append((_SIDE_OF[word], m.start()))
+            if word in _ALSO_SIDE:
+                out.append((_ALSO_SIDE[word], m.start()))
     return out
 
 
@@ -1289,14 +1302,16 @@ def _opposes(stated: str, passage: str) -> bool:
             continue  # no verb of a pair, or both ways ("shows … hides")
         said = sides.pop()
         k = next(n for n, w in enumerate(clause_words) if _SIDE_OF.get(stem(w)) == said)
-        # What it is done to, the first word after the verb that is not a stopword ("keeps
-        # its inputs"), is what the passage must speak of ("… keeps a registry of its
-        # subclasses" is not denied by "for the original class to be removed").
-        done_to = next((stem(w) for w in clause_words[k + 1 :] if w not in STOPWORDS), "")
+        # What it is done to, the words after the verb up to a stopword ("keeps its inputs",
+        # "keeps the full exponential backoff"), is what the passage must speak of ("… keeps a
+        # registry of its subclasses" is not denied by "for the original class to be removed").
+        after = itertools.dropwhile(lambda w: w in STOPWORDS, clause_words[k + 1 :])
+        done_to = [stem(w) for w in itertools.takewhile(lambda w: w not in STOPWORDS, after)]
         if k >= 2 and clause_words[k - 1] in _BE:  # "branch coverage is enabled": the subject
-            done_to = next(
-                (stem(w) for w in reversed(clause_words[: k - 1]) if w not in STOPWORDS), ""
-            )
+            done_to = [
+                next((stem(w) for w in reversed(clause_words[: k - 1]) if w not in STOPWORDS), "")
+            ]
+        done_to = [w for w in done_to if w]
         others = [stem(t.lower()) for t in key_terms(clause)]
         others = [t for t in others if t not in _SIDE_OF]
         got = sum(_holds(held_all, t) for t in others)
@@ -1308,10 +1323,10 @@ def _opposes(stated: str, passage: str) -> bool:
                 continue
             if has_negation(sentence) or _OPENS_WITH_CONDITION.match(sentence):
                 continue
-            about = _holds(part_stems(sentence), done_to) or (
+            about = any(_holds(part_stems(sentence), w) for w in done_to) or (
                 n > 0
-                and _POINTS_BACK_OPENING.match(sentence)
-                and _holds(part_stems(sentences[n - 1]), done_to)
+                and _POINTS_BACK_OPENING.match(sentence) is not None
+                and any(_holds(part_stems(sentences[n - 1]), w) for w in done_to)
             )
             if about:
                 return True

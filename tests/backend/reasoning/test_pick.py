@@ -1095,6 +1095,18 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
             "This makes it possible to enable and disable autoescaping for HTML templates.",
             False,
         ),
+        # a thing kept is opposed by turning it off; it is the last word of what is kept
+        (
+            "set_testing(True) keeps the full exponential backoff, so our tests still sleep.",
+            "For this use-case, stamina comes with a dedicated testing mode that turns off "
+            "backoff and caps retries: `stamina.set_testing`.",
+            True,
+        ),
+        (
+            "set_testing(True) keeps the full exponential backoff",
+            "The testing mode turns off logging: `stamina.set_testing`.",
+            False,
+        ),
         # the sentence negates: it says no opposite
         (
             "combine keeps its inputs by default",
