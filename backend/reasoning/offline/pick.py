@@ -69,6 +69,7 @@ from backend.reasoning.offline.synonyms import (
     SYNONYM_WEIGHT,
     about_default_setup,
     alternatives,
+    opposites,
 )
 from backend.reasoning.offline.text import (
     STOPWORDS,
@@ -354,6 +355,10 @@ def coverage(
             got += SYNONYM_WEIGHT * weight  # "without configuration gives you …"
         elif any(_holds(held, a) for a in alternatives(s)):
             got += SYNONYM_WEIGHT * weight  # "throws … away" answered by "drops"
+        elif (not focus or term in focus) and any(_holds(held, a) for a in opposites(s)):
+            # "does the .9 still get thrown away?" answered by "now preserves float values"
+            # (what the asker asks, not the scene's complaint: "Black keeps …")
+            got += SYNONYM_WEIGHT * weight
     return got / total if total else 0.0
 
 

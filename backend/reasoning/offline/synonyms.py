@@ -65,6 +65,29 @@ for _line in _GROUPS:
     for _s in _stems:
         _GROUP_OF[_s] = _GROUP_OF.get(_s, frozenset()) | _stems
 
+# Words that speak of the same thing from its other side: "does the .9 still get thrown away?"
+# is answered by "the field now preserves float values".
+_OPPOSED: Final = (
+    ("drop discard throw thrown remove delete strip lose lost", "keep kept retain preserve"),
+    ("enable", "disable"),
+    ("include", "exclude"),
+    ("show display", "hide"),
+    ("allow permit", "forbid prohibit reject refuse"),
+)
+_OPPOSITE_OF: Final[dict[str, frozenset[str]]] = {}
+for _one, _other in _OPPOSED:
+    _a, _b = frozenset(map(stem, _one.split())), frozenset(map(stem, _other.split()))
+    for _s in _a:
+        _OPPOSITE_OF[_s] = _OPPOSITE_OF.get(_s, frozenset()) | _b
+    for _s in _b:
+        _OPPOSITE_OF[_s] = _OPPOSITE_OF.get(_s, frozenset()) | _a
+
+
+def opposites(term_stem: str) -> frozenset[str]:
+    """Stems saying the opposite of ``term_stem`` about the same thing."""
+    return _OPPOSITE_OF.get(term_stem, frozenset())
+
+
 # "I haven't configured it", "out of the box", "with no configuration": the default setup.
 _NO_CONFIGURATION: Final = re.compile(
     r"\b(?:have(?:n't| not)|had(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never|without|"

@@ -446,6 +446,18 @@ def test_a_synonym_counts_towards_coverage() -> None:
     assert coverage(["stages"], "Coverage.py works in three phases:", "", idf) > 0.5
 
 
+def test_the_opposite_of_what_is_asked_speaks_of_it() -> None:
+    idf = {"": 1.0}
+    text = "The `TimeDelta` field now preserves float values."
+    # "does the fraction still get thrown away?" is answered by "preserves"
+    assert coverage(["fraction", "thrown"], text, "", idf) == pytest.approx(0.4)
+    assert coverage(["fraction", "thrown"], "The field parses strings.", "", idf) == 0.0
+    # … but the scene's complaint ("Black keeps it spread out") is no word of the answer
+    lost = "Such expressions are reformatted, so this whitespace is lost."
+    assert coverage(["keeps", "collapsed"], lost, "", idf, focus=("collapsed",)) == 0.0
+    assert coverage(["keeps", "collapsed"], lost, "", idf) > 0.0
+
+
 def test_without_configuration_covers_a_question_about_the_default_setup() -> None:
     terms = analyse("I haven't configured structlog at all. Which logger writes my lines?").terms
     assert "default" in terms
