@@ -173,6 +173,9 @@ def is_changelog(sentence: str) -> bool:
     return len(words(sentence)) <= 16 and bool(_CHANGELOG.match(sentence.strip()))
 
 
+_BARE_LINK: Final = re.compile(r"\W*<?(?:https?://|www\.)\S+?>?\W*")
+
+
 def answerable(sentence: str) -> bool:
     """Could this sentence state an answer? (Not a heading, byline, label, table fragment,
     import, code prompt or markup with few words.)"""
@@ -186,6 +189,8 @@ def answerable(sentence: str) -> bool:
     if _NAME_ONLY.match(sentence):
         return False  # "`render_to_log_kwargs`": an API page's bare entry names, says nothing
     shown = plain(sentence)
+    if _BARE_LINK.fullmatch(shown):
+        return False  # "https://github.com/…/wiki/Who's-using-marshmallow%3F": an address
     n = len(words(shown))
     if n < MIN_WORDS or n > MAX_WORDS:
         return False

@@ -91,6 +91,9 @@ def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
     assert not answerable("| a cell of a table row with enough words in it |")
     assert not answerable('import { Tabs } from "@theme/Tabs";')
     assert answerable("**Resolution**: HTTPX does not properly support HTTPS proxies at this time.")
+    # an address alone says nothing; a sentence pointing to one does
+    assert not answerable("https://github.com/marshmallow-code/marshmallow/wiki/Who's-using%3F")
+    assert answerable("See https://example.org/docs for the full list of options here.")
 
 
 def test_a_long_code_block_shows_the_statement_it_raises() -> None:
