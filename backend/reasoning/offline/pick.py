@@ -37,6 +37,7 @@ import itertools
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -114,6 +115,7 @@ HEADING_SIMILARITY: Final = 0.5
 HEADING_BONUS: Final = 0.2
 RELEASE_SHARE: Final = 0.85  # a passage naming the asked release, this close to the best
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
+LEVEL_MARGIN: Final = 0.01  # a passage this close behind the best, answering, answers in its place
 TYPED_NAME_BONUS: Final = 0.06
 QUOTED_BONUS: Final = 0.06  # code showing a literal the question quotes ("/users/me")
 COMPLEMENT_MISSING: Final = 0.3  # the best passage leaves this share of the question out
@@ -513,34 +515,68 @@ def choose(
         ]
         scored = about + [c for c in scored if c not in about]
     scored = _asked_release_first(scored, plan.query)
+    unknown = bool(unknown_names(asking_part(plan.query, phrases=False), known or sources))
+
+    def answers(choice: Choice) -> bool:
+        return (
+            (
+                choice.coverage >= MIN_COVERAGE
+                or (choice.similarity >= CLOSE_SIMILARITY and choice.coverage >= MIN_CLOSE_COVERAGE)
+                or _holds_the_ask(asked, choice, idf, plan.query)
+                or (choice.passage.is_code and _shows(choice.passage, quoted))
+            )
+            and (choice.cue or not needs_value(asked))
+            # (a chain's first link names the bridge, not what its second link counts)
+            and (
+                plan.kind == "multi_hop"
+                or names_counted(asked, f"{choice.passage.section}\n{choice.passage.quote}")
+            )
+            # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
+            # variable wins?") says where the asker is, not what the documents must know.
+            and not unknown
+            and not _other_release(plan.query, choice.passage)
+            and not _other_subject(plan.query, choice.passage, known or sources)
+            and (
+                not named
+                or not needs_value(asked)
+                or _names_any(choice.passage, named)
+                or _named_before(choice.passage, named)
+            )
+        )
+
     top = scored[0]
-    found = (
-        (
-            top.coverage >= MIN_COVERAGE
-            or (top.similarity >= CLOSE_SIMILARITY and top.coverage >= MIN_CLOSE_COVERAGE)
-            or _holds_the_ask(asked, top, idf, plan.query)
-            or (top.passage.is_code and _shows(top.passage, quoted))
-        )
-        and (top.cue or not needs_value(asked))
-        # (a chain's first link names the bridge, not what its second link counts)
-        and (
-            plan.kind == "multi_hop"
-            or names_counted(asked, f"{top.passage.section}\n{top.passage.quote}")
-        )
-        # A name only the scene uses ("Our CI sets FORCE_COLOR …, but …. Which environment
-        # variable wins?") says where the asker is, not what the documents must know.
-        and not unknown_names(asking_part(plan.query, phrases=False), known or sources)
-        and not _other_release(plan.query, top.passage)
-        and not _other_subject(plan.query, top.passage, known or sources)
-        and (
-            not named
-            or not needs_value(asked)
-            or _names_any(top.passage, named)
-            or _named_before(top.passage, named)
-        )
-    )
+    found = answers(top)
+    if not found and (other := _level_answer(scored, asked, idf, plan.query, answers)):
+        scored = [other, *(c for c in scored if c is not other)]
+        top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def _level_answer(
+    scored: list[Choice],
+    asked: Asked,
+    idf: dict[str, float],
+    question: str,
+    answers: Callable[[Choice], bool],
+) -> Choice | None:
+    """A passage scored all but level with the best (which does not answer) that answers,
+    holding enough of the question and either what its ask says ("In order to deserialize to
+    an object, use a `post_load` method." a hair behind a sentence on what `load` returns) or
+    more of it, nearer in meaning ("`permanent`: … The default is 31 days." behind "Default:
+    `timedelta(days=31)`")."""
+    top = scored[0]
+    return next(
+        (
+            c
+            for c in scored[1:]
+            if c.score >= top.score - LEVEL_MARGIN
+            and c.coverage >= max(MIN_COVERAGE, top.coverage)
+            and (_holds_the_ask(asked, c, idf, question) or c.similarity >= top.similarity)
+            and answers(c)
+        ),
+        None,
+    )
 
 
 def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:

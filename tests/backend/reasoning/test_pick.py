@@ -17,6 +17,7 @@ from backend.reasoning.offline.pick import (
     _fuller_sibling_first,
     _gone_named,
     _holds_the_ask,
+    _level_answer,
     _of_the_other_kind,
     _opposes,
     _renames_unnamed,
@@ -1409,6 +1410,24 @@ READ_ONLY = (
 def _choice(text: str, score: float, coverage: float = 0.3) -> Choice:
     passage = next(p for p in passages(source("S1", "Quickstart", READ_ONLY)) if p.quote == text)
     return Choice(passage, score, 0.5, coverage, True)
+
+
+def test_a_passage_level_with_the_best_answers_in_its_place_when_it_holds_more() -> None:
+    opening = next(p.quote for p in passages(source("S1", "Quickstart", READ_ONLY)))
+    warning = "Warning: When loading, dump-only fields are considered unknown."
+    asked = analyse("What happens to dump-only fields when loading?")
+    best = _choice(opening, 0.500, coverage=0.15)
+    behind = Choice(_choice(warning, 0.495).passage, 0.495, 0.55, 0.3, True)  # nearer, more
+    assert _level_answer([best, behind], asked, {"": 1.0}, "q", lambda c: True) is behind
+    # … not when it is further behind, holds too little, or does not answer
+    far = Choice(behind.passage, 0.480, 0.55, 0.3, True)
+    assert _level_answer([best, far], asked, {"": 1.0}, "q", lambda c: True) is None
+    thin = Choice(behind.passage, 0.495, 0.55, 0.2, True)
+    assert _level_answer([best, thin], asked, {"": 1.0}, "q", lambda c: True) is None
+    assert _level_answer([best, behind], asked, {"": 1.0}, "q", lambda c: False) is None
+    # … nor when it is further in meaning and holds no more of what the ask says
+    vague = Choice(behind.passage, 0.495, 0.45, 0.3, True)
+    assert _level_answer([best, vague], asked, {"": 1.0}, "q", lambda c: True) is None
 
 
 def test_a_sibling_close_behind_holding_more_of_the_question_comes_first() -> None:
