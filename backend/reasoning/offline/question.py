@@ -151,6 +151,12 @@ _WHEN_EVENT: Final = re.compile(
     r"apply|evaluate|execute|invoke)\b",
     re.I,
 )
+# "When would I need capfd?": the circumstances that call for a thing, not a date
+_WHEN_NEEDED: Final = re.compile(
+    r"^\W*when\s+(?:would|should|do|does|might|must|will|can)\s+(?:i|we|you|one|it)\s+"
+    r"(?:\w+\s+)?(?:need|use|want|prefer|choose|pick|reach for)\b",
+    re.I,
+)
 _DATE_WORDS: Final = re.compile(
     r"\b(?:year|date|month|day|release[ds]?|version|added|introduced|removed|deprecated|"
     r"dropped|changed|renamed)\b",
@@ -455,7 +461,9 @@ def analyse(question: str) -> Asked:
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(
         _DEFAULT.search(_WHETHER.sub("", q)) or _LEFT_OUT.search(question)
     )
-    if kind == "date" and _WHEN_EVENT.search(q) and not _DATE_WORDS.search(q):
+    if kind == "date" and (
+        (_WHEN_EVENT.search(q) and not _DATE_WORDS.search(q)) or _WHEN_NEEDED.search(q)
+    ):
         kind = "lookup"  # "When are the hooks called?": a moment of the program, not a date
     how_to = kind == "how" and bool(_HOW_TO.search(q))
     terms = key_terms(question.strip())  # the setting's words are still what an answer is about

@@ -32,6 +32,9 @@ from backend.reasoning.offline.question import (
         ("What is the default timeout in HTTPX?", "number"),
         ("How many members does the band have?", "number"),
         ("When was the magazine founded?", "date"),
+        # the circumstances that call for a thing are no date
+        ("When would I need capfd?", "lookup"),
+        ("When should you use a SimpleWorker?", "lookup"),
         ("Which version added the feature?", "date"),
         ("Which exception is raised when a request times out?", "name"),
         ("Which middleware does every Starlette application get without adding it?", "name"),
