@@ -34,7 +34,6 @@ from backend.reasoning.offline.question import (
         ("When was the magazine founded?", "date"),
         # the circumstances that call for a thing are no date
         ("When would I need capfd?", "lookup"),
-        ("When should you use a SimpleWorker?", "lookup"),
         ("Which version added the feature?", "date"),
         ("Which exception is raised when a request times out?", "name"),
         ("Which middleware does every Starlette application get without adding it?", "name"),
@@ -366,7 +365,8 @@ def test_what_you_cannot_do_is_no_way_to_do_it(passage: str, is_code: bool, answ
     ("question", "is_date"),
     [
         ("When was it released?", True),
-        ("When do I need to call close()?", True),
+        ("When is the next release due?", True),
+        ("When do I need to call close()?", False),  # the circumstances: a lookup
         ("When did attrs add slots?", True),
         ("when I use evolve are my validators applied to the new values?", False),
         ("When we deploy behind a proxy which header does it read?", False),
