@@ -351,6 +351,8 @@ def coverage(
             got += weight if _shows_flag(text, term) else 0.0
         elif _holds(held, s) or _same_member(held, s):
             got += weight
+        elif "." in s.strip(".") and names_code(text, term):
+            got += weight  # `fields.Method` named by its last part as code: "A `Method` field"
         elif _holds(in_title, s) or _same_member(in_title, s):
             got += 0.5 * weight
         elif s == DEFAULT_TERM and about_default_setup(text):

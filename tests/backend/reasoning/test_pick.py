@@ -424,6 +424,10 @@ def test_a_dotted_name_is_held_by_the_same_member_of_another_object() -> None:
     idf = {"": 1.0}
     assert coverage(["ctx.invoke"], "Context.invoke invokes a command.", "", idf) == 1.0
     assert coverage(["ctx.invoke"], "You can invoke a command.", "", idf) == 0.0
+    # … and by its last part written as code: `fields.Method` is "A `Method` field"
+    text = "A `Method` field will serialize to the value returned by a method of the Schema."
+    assert coverage(["fields.Method"], text, "", idf) == 1.0
+    assert coverage(["fields.Method"], "Call a method of the Schema.", "", idf) == 0.0
 
 
 def test_the_scene_of_a_question_weighs_half_of_what_it_asks() -> None:
