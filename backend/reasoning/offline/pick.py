@@ -1033,7 +1033,9 @@ def identifiers(question: str) -> list[str]:
             r"(?:[A-Z][a-z]+){3,}", name
         )
         # (a call: "clear()")
-        if "_" in name or "." in name or pascal or token[0] or token[2]:
+        # camelCase of code ("commonName", "subjectAltName"), not "iPhone"
+        camel = re.fullmatch(r"[a-z]{3,}(?:[A-Z][a-z]+)+", name)
+        if "_" in name or "." in name or pascal or camel or token[0] or token[2]:
             out.append(name)
         if token[0] and re.search(r"[\s(]", token[0].strip()):
             # a line of code ("`with Connection(...)`", "`from urllib3.connectionpool import
@@ -1423,6 +1425,9 @@ def _of_the_other_kind(sentence: str, question: str) -> bool:
     return any(re.search(rf"(?<!non-)\b{re.escape(word)}\b", text) for word in excluded)
 
 
+_LACKING: Final = re.compile(r"\bwith\s+no\s+[\w-]+", re.I)
+
+
 def _denial(
     asked: Asked, question: str, scored: list[Choice], idf: dict[str, float]
 ) -> Choice | None:
@@ -1449,7 +1454,9 @@ def _denial(
         return None
     if (premised := _premise_denial(question, scored, idf)) is not None:
         return premised
-    if has_negation(question):
+    # ("… certificates with the hostname only in the CN field, with no SAN." describes the
+    # asker's setup: a thing they lack, not a statement the question negates)
+    if has_negation(_LACKING.sub(" ", question)):
         return None
     # "When was X removed?" asks about the removal itself (the asking part: "… still uses the
     # main settings. What's the correct way to name that section?" asks no change)

@@ -355,6 +355,29 @@ def test_identifiers_are_code_names_not_surnames() -> None:
     assert identifiers("Which close code does WebSocketException use?") == ["WebSocketException"]
 
 
+URLLIB3_MIGRATION = (
+    "## What are the important changes?\n\n"
+    "- Changed the default minimum TLS version to TLS 1.2 (previously was TLS 1.0).\n"
+    "- Removed support for verifying certificate hostnames via `commonName`, now only "
+    "`subjectAltName` is used.\n"
+    "- Removed the default set of TLS ciphers."
+)
+
+
+async def test_a_camel_case_name_the_sources_say_is_removed_denies_the_premise(
+    engine: OfflineEngine,
+) -> None:
+    assert identifiers("matching against the commonName on my iPhone") == ["commonName"]
+    # "with no SAN" says what the asker's certificates lack; the question negates nothing
+    question = (
+        "Our internal CA issues server certificates with the hostname only in the CN field, "
+        "with no SAN. Which option makes urllib3 2.x keep matching hostnames against the "
+        "commonName?"
+    )
+    pick = await _pick(engine, question, [source("S1", "v2.0 Migration Guide", URLLIB3_MIGRATION)])
+    assert pick.denial is not None and "commonName" in pick.denial.passage.quote
+
+
 def test_a_line_of_code_in_the_question_names_the_code_in_it() -> None:
     # rq's docs deprecate "the use of <code>Connection</code> context manager": the question
     # quotes the whole statement, the sentence names the class it calls.
