@@ -1111,6 +1111,11 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         words_of = content_stems(offered.group("thing"))
         if words_of and not any(_seen(w, seen) for w in words_of):
             missing.append(offered.group("thing"))
+    # A phrase of code in words ("`async def`"): a feature of the language the sources never
+    # speak of. (A hyphenated name in backticks, "`test-ci`", is the asker's own.)
+    for span in re.findall(r"`([a-z]+(?: [a-z]+)+)`", question):
+        if any(not _seen(w, seen) for w in content_stems(span)):
+            missing.append(span)
     said: str | None = None
     # (not the tail of a version, "rc0" of "1.0.0rc0", nor of a file name, "commit-config.yaml"
     # of ".pre-commit-config.yaml": no name of its own)

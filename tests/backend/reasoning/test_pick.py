@@ -1013,6 +1013,15 @@ def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     assert unknown_names("Does the server speak HTTP?", sources) == []
 
 
+def test_a_phrase_of_code_no_source_says_is_unknown() -> None:
+    sources = [source("S1", "Fixtures", "Define a fixture with `def` and request it by name.")]
+    question = "How do I write my tests as `async def` coroutines and have pytest await them?"
+    assert unknown_names(question, sources) == ["async def"]
+    assert unknown_names("How do I write a fixture with `def`?", sources) == []
+    # a hyphenated name in backticks is the asker's own
+    assert unknown_names("What does the `test-ci` environment run?", sources) == []
+
+
 EXIT_STATUS = """Don't write the files back, just return the status. The formatter will exit with:
 
 - code 0 if nothing would change;
