@@ -58,6 +58,9 @@ _GROUPS: Final = (
     "stage phase",
     "nest nested inside embed",  # "one group inside another" / "chain commands nested"
     "made consist compose comprise",  # "what is X made of" / "it consists of three parts"
+    "subscriber receiver listener handler",  # who is told of an event
+    "subscribe register connect",  # "the order I connected them in" / "order of registration"
+    "order sequence",
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

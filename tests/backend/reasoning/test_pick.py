@@ -472,6 +472,10 @@ def test_a_synonym_counts_towards_coverage() -> None:
     assert coverage(["doubling", "delay"], text, "", idf) > 0.3
     # stages are phases
     assert coverage(["stages"], "Coverage.py works in three phases:", "", idf) > 0.5
+    # blinker: "run in the same sequence I connected them in" / "in order of registration"
+    held = coverage(["sequence", "connected"], "Call receivers in order of registration.", "", idf)
+    assert held > 0.5
+    assert coverage(["handler"], "It invokes the receiver function.", "", idf) > 0.5
 
 
 def test_the_opposite_of_what_is_asked_speaks_of_it() -> None:
