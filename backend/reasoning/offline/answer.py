@@ -518,7 +518,7 @@ def _ask_answer(
         quoted=scored.quoted,
     )
     view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
-    pick = choose(asked, view, sources, vectors)
+    pick = choose(asked, view, sources, vectors, ask=ask.text)
     if pick.best is None:
         return None
     if pick.denial is not None:

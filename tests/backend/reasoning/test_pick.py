@@ -1017,6 +1017,30 @@ def test_a_versioned_name_no_source_mentions_is_unknown() -> None:
     assert unknown_names("Does the server speak HTTP?", sources) == []
 
 
+MATRIX_NAMES = (
+    "## Name formatting\n\n"
+    "You can set the `matrix-name-format` option to modify how each variable part is "
+    "formatted.\n\nBy default this option is set to `{value}`."
+)
+
+
+async def test_an_acronym_only_the_scene_carried_into_a_later_ask_is_no_unknown_name(
+    engine: OfflineEngine,
+) -> None:
+    sources = [source("S1", "Environment matrix", MATRIX_NAMES)]
+    ask = "What is it set to by default?"
+    query = f"Our matrix names are hard to read in CI logs. option changes part written {ask}"
+    plan: Plan = await engine.plan(query, ["docs"])
+    asked = analyse(query)
+    assert not choose(asked, plan, sources, engine.vectors).found  # "CI": unknown
+    assert choose(asked, plan, sources, engine.vectors, ask=ask).found
+    # … but an acronym the ask itself says still is
+    ask = "What is its CI default?"
+    plan = await engine.plan(f"Our matrix names are hard to read. {ask}", ["docs"])
+    asked = analyse(plan.query)
+    assert not choose(asked, plan, sources, engine.vectors, ask=ask).found
+
+
 def test_a_phrase_of_code_no_source_says_is_unknown() -> None:
     sources = [source("S1", "Fixtures", "Define a fixture with `def` and request it by name.")]
     question = "How do I write my tests as `async def` coroutines and have pytest await them?"
