@@ -105,7 +105,9 @@ _LIST: Final = re.compile(
     r"(?:[\w-]+\s+){0,3}?"
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
-    r"should|must|have|has|is|am|may|could)\b"
+    r"should|must|have|has|is|am|may|could"
+    # "Which alternative worker classes ship with RQ?": what exists, each of them
+    r"|ship|come|exist)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
     # "What is a bound logger made of?": its parts
     r"|^\W*what\s+(?:is|are)\b[^?]{1,60}\b(?:made (?:up )?of|composed of|consists? of)\b"
@@ -375,7 +377,9 @@ _CONDITION_CLAUSE: Final = re.compile(
 # A scene set by a phrase ("On Linux, which …?", "To accept uploads, which …?"): its words
 # are still part of what is asked.
 _PHRASE_CLAUSE: Final = re.compile(
-    r"^\W*(?:in|on|for|with|without|to|as|given)\b[^,?]*," + _ASKING, re.I
+    r"^\W*(?:in|on|for|with|without|to|as|given|besides|apart from|aside from|other than)\b"
+    r"[^,?]*," + _ASKING,
+    re.I,
 )
 _COLON_SCENE: Final = re.compile(
     r"^[^:?]{10,160}:\s+(?=(?:if|when|whenever|once|after|before|while)\b[^,?]*,"

@@ -55,6 +55,8 @@ from backend.reasoning.offline.question import (
         # an auxiliary after "what" is no listed thing, though the product's name ends in "s"
         ("What does attrs do with kw_only=True on a field with init=False?", "lookup"),
         ("Which functions make up the modern API?", "list"),
+        # what exists, each of them; a "Besides …," opening only sets the scene
+        ("Besides the default Worker, which alternative worker classes ship with RQ?", "list"),
         # the cases or stages themselves, not a comparison ("differ") or a number ("percentage")
         ("In which cases is the AST nonetheless allowed to differ?", "list"),
         ("At a high level, what stages does it go through before giving me a percentage?", "list"),
