@@ -442,6 +442,9 @@ _ACTOR: Final = re.compile(
 FLAG: Final = re.compile(r"(?:(?<=[\s(`\"'])|^)--?[A-Za-z][\w-]*(?<!-)(?=[\s,.;:?!)`\"'=]|$)")
 
 
+_GIVES_BACK: Final = re.compile(
+    r"\b(?:get|gets|got|come|comes|came|hand|hands|give|gives)\s+(?:\w+\s+)?back\b", re.I
+)
 # Words a question uses to set its scene that no answer is about: "I need to show literal
 # Jinja syntax like {{ user }}" matched "… like in Python" and a loop over `user.…`.
 _FILLER: Final = word_set("need needs like")
@@ -475,6 +478,8 @@ def analyse(question: str) -> Asked:
     # A command-line flag is a term as written ("make -h work as well as --help": "-h" is
     # what the answer must show; "h" is no word).
     terms += [f for f in dict.fromkeys(FLAG.findall(question)) if f not in terms]
+    if _GIVES_BACK.search(question):  # "What do I get back from calling send()?": what it returns
+        terms = ["return" if t.lower() == "back" else t for t in terms]
     if asks_about_default_setup(question) and DEFAULT_TERM not in terms:
         terms.append(DEFAULT_TERM)  # "I haven't configured it": the answer is the default
     counted = _COUNTED.search(q) if kind == "number" else None

@@ -724,3 +724,9 @@ def test_the_value_taken_when_none_is_set_is_a_default() -> None:
 def test_a_kind_asked_for_ends_at_a_conjunction() -> None:
     asked = analyse("What exit status and message does a Click program end with on Ctrl-C?")
     assert asked.wants == ("exit", "status")
+
+
+def test_what_one_gets_back_is_what_is_returned() -> None:
+    terms = analyse("What do I get back from calling send() on a signal?").terms
+    assert "return" in terms and "back" not in terms
+    assert "back" in analyse("How do I roll the migration back?").terms
