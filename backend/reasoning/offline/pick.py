@@ -67,6 +67,7 @@ from backend.reasoning.offline.question import (
 )
 from backend.reasoning.offline.synonyms import (
     DEFAULT_TERM,
+    OPPOSITE_PAIRS,
     SYNONYM_WEIGHT,
     about_default_setup,
     alternatives,
@@ -1255,25 +1256,15 @@ def _premise_denial(
 # Opposite things done to the same object: a premise saying one and a sentence saying the
 # other about it ("combine keeps its inputs" / "The original input data files are deleted
 # once they've been combined").
-_OPPOSITES: Final = (
-    (
-        ("keep", "keeps", "kept", "retain", "preserve"),
-        ("delete", "deleted", "remove", "removed", "discard", "erase", "strip", "drop"),
-    ),
-    (("enable", "enabled"), ("disable", "disabled")),
-    (("include", "included"), ("exclude", "excluded")),
-    (("allow", "allowed", "permit"), ("forbid", "prohibit", "disallow", "reject", "refuse")),
-    (("show", "shown", "display"), ("hide", "hid", "hidden")),
-)
 _SIDE_OF: Final[dict[str, int]] = {
     stem(word): 2 * n + side
-    for n, pair in enumerate(_OPPOSITES)
+    for n, pair in enumerate(OPPOSITE_PAIRS)
     for side in (0, 1)
     for word in pair[side]
 }
 # … and a thing kept is opposed by a thing turned off ("set_testing(True) keeps the full
 # exponential backoff" / "a dedicated testing mode that turns off backoff")
-_ALSO_SIDE: Final[dict[str, int]] = {stem(w): _SIDE_OF[stem("remove")] for w in ("disable",)}
+_ALSO_SIDE: Final = {stem("disable"): _SIDE_OF[stem("remove")]}
 _CLAUSES: Final = re.compile(r"[,;]|\b(?:because|so|and|which|since|but|while)\b", re.I)
 OPPOSED_HELD: Final = 2  # the clause's other words the sentence must hold (and half of them)
 # A clause about the asker ("I enabled branch coverage", "I want to show hidden files", "show
@@ -1369,10 +1360,7 @@ def _opposes(stated: str, passage: str) -> bool:
         after = itertools.dropwhile(lambda w: w in STOPWORDS, clause_words[k + 1 :])
         done_to = [stem(w) for w in itertools.takewhile(lambda w: w not in STOPWORDS, after)]
         if k >= 2 and clause_words[k - 1] in _BE:  # "branch coverage is enabled": the subject
-            done_to = [
-                next((stem(w) for w in reversed(clause_words[: k - 1]) if w not in STOPWORDS), "")
-            ]
-        done_to = [w for w in done_to if w]
+            done_to = [stem(w) for w in reversed(clause_words[: k - 1]) if w not in STOPWORDS][:1]
         others = [stem(t.lower()) for t in key_terms(clause)]
         others = [t for t in others if t not in _SIDE_OF]
         got = sum(_holds(held_all, t) for t in others)

@@ -68,18 +68,25 @@ for _line in _GROUPS:
     for _s in _stems:
         _GROUP_OF[_s] = _GROUP_OF.get(_s, frozenset()) | _stems
 
-# Words that speak of the same thing from its other side: "does the .9 still get thrown away?"
-# is answered by "the field now preserves float values".
-_OPPOSED: Final = (
-    ("drop discard throw thrown remove delete strip lose lost", "keep kept retain preserve"),
-    ("enable", "disable"),
-    ("include", "exclude"),
-    ("show display", "hide"),
-    ("allow permit", "forbid prohibit reject refuse"),
-)
+# Words that speak of the same thing from its other side, as pairs of sides: "does the .9
+# still get thrown away?" is answered by "the field now preserves float values"; a premise
+# that "combine keeps its inputs" is opposed by "the input files are deleted".
+OPPOSITE_PAIRS: Final = (
+    (
+        ("keep", "keeps", "kept", "retain", "preserve"),
+        (
+            "delete", "deleted", "remove", "removed", "discard", "erase", "strip", "drop",
+            "throw", "thrown", "lose", "lost",
+        ),
+    ),
+    (("enable", "enabled"), ("disable", "disabled")),
+    (("include", "included"), ("exclude", "excluded")),
+    (("allow", "allowed", "permit"), ("forbid", "prohibit", "disallow", "reject", "refuse")),
+    (("show", "shown", "display"), ("hide", "hid", "hidden")),
+)  # fmt: skip
 _OPPOSITE_OF: Final[dict[str, frozenset[str]]] = {}
-for _one, _other in _OPPOSED:
-    _a, _b = frozenset(map(stem, _one.split())), frozenset(map(stem, _other.split()))
+for _one, _other in OPPOSITE_PAIRS:
+    _a, _b = frozenset(map(stem, _one)), frozenset(map(stem, _other))
     for _s in _a:
         _OPPOSITE_OF[_s] = _OPPOSITE_OF.get(_s, frozenset()) | _b
     for _s in _b:
