@@ -175,6 +175,14 @@ CORPORA = {
         sha256="0214d05fdf5102c518194a4aac7520ce53cf660550ae3b940701aad88cf50c17",
         docs="docs",
     ),
+    "anyio": Corpus(
+        package="anyio",
+        version="4.16.0",  # reStructuredText with Sphinx roles (api.rst is autodoc); no change log
+        sha256="59bb03251907983d1603d27c3087ddb1e93299ea2163adcdba37899a4fb12ffb",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=("versionhistory.rst",),
+    ),
 }
 
 
