@@ -263,6 +263,11 @@ def _gone_named(
 _UNSUPPORTED: Final = re.compile(
     r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?supported\b|\bunsupported\b", re.I
 )
+# "The `policy` option was replaced with `loop_factory`.": it is gone, something else in its place
+_REPLACED: Final = re.compile(
+    r"\b(?:was|were|has been|have been|is being|got)\s+(?:replaced|superseded)\s+(?:with|by)\b",
+    re.I,
+)
 # "the `x` argument in `f()`", "an option of `Y`": the code named last holds the thing
 _HOLDER: Final = re.compile(
     r"\b(?:arguments?|parameters?|params?|options?|keywords?|attributes?|methods?|fields?|"
@@ -1022,12 +1027,21 @@ _ASSIGNED: Final = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)\s*(?:=|:(?![:/]))\s*\S
 
 
 def assigned_names(question: str) -> list[str]:
-    """The settings a question gives a value in code (`note = nightly build` → "note")."""
+    """The settings a question gives a value in code (`note = nightly build` → "note"), and
+    those it names in words ("alongside that policy option" → "policy")."""
     return [
         m.group(1)
         for code in re.findall(r"`([^`]+)`", question)
         if (m := _ASSIGNED.match(code.strip())) and len(m.group(1).strip("-")) > 1
-    ]
+    ] + [m.group(1).lower() for m in _WORDED_SETTING.finditer(question)]
+
+
+# "that policy option", "the verbose flag": a setting named in words, after a determiner
+_WORDED_SETTING: Final = re.compile(
+    r"\b(?:the|that|this|its|my|our|an?)\s+([a-z][a-z_-]{2,})\s+"
+    r"(?:option|argument|parameter|setting|flag|keyword)s?\b",
+    re.I,
+)
 
 
 def identifiers(question: str) -> list[str]:
@@ -1501,11 +1515,21 @@ def _denial(
             and not _by_other_means(passage.quote, question)
         ):
             return choice
-        if not passage.is_code and _gone_named(passage.quote, named):
+        if not passage.is_code and (
+            _gone_named(passage.quote, named) or _gone_named(passage.quote, named, said=_REPLACED)
+        ):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds
-        if assigned and not passage.is_code and _gone_named(passage.quote, assigned, True):
-            return choice  # "I put `note = nightly build` under [run] …"
+        if (
+            assigned
+            and not passage.is_code
+            and (
+                _gone_named(passage.quote, assigned, True)
+                or _gone_named(passage.quote, assigned, True, said=_REPLACED)
+            )
+        ):
+            return choice  # "I put `note = nightly build` under [run] …"; "… alongside that
+            # policy option?" / "The `policy` option was replaced with `loop_factory`."
         if choice.coverage < DENIAL_COVERAGE or not named_here:
             continue
         held = part_stems(about)

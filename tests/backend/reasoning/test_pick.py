@@ -8,6 +8,7 @@ from backend.reasoning.models import Plan, Source, SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.passages import passages, shown_for
 from backend.reasoning.offline.pick import (
+    _REPLACED,
     LIST_WINDOWS,
     MIN_CLOSE_COVERAGE,
     WINDOW_PENALTY,
@@ -405,6 +406,31 @@ def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() ->
     assert _gone_named("The `[run] note` setting has been deprecated.", ["note"], in_code=True)
     # "Note that …" names no setting
     assert not _gone_named("Note that support for Python 2 was removed in 6.0.", ["note"], True)
+
+
+BACKEND_OPTIONS = (
+    "## Backend specific options\n\n"
+    "The asyncio backend accepts the `debug`, `loop_factory` and `use_uvloop` options.\n\n"
+    "Changed in version 4.0.0: The `policy` option was replaced with `loop_factory`."
+)
+
+
+async def test_a_setting_named_in_words_is_denied_where_it_was_replaced(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "We pass a custom event loop policy to run(). How do I also turn on debug mode "
+        "alongside that policy option?"
+    )
+    assert assigned_names(question) == ["policy"]
+    assert assigned_names("Which option turns it on?") == []  # no setting named
+    replaced = "The `policy` option was replaced with `loop_factory`."
+    assert _gone_named(replaced, ["policy"], True, said=_REPLACED)
+    assert not _gone_named(replaced, ["policy"], True)  # (replaced is not removed, alone)
+    assert not _gone_named(replaced, ["loop_factory"], True, said=_REPLACED)  # its successor
+    pick = await _pick(engine, question, [source("S1", "The basics", BACKEND_OPTIONS)])
+    assert pick.denial is not None
+    assert "was replaced" in pick.denial.passage.quote
 
 
 @pytest.mark.parametrize(
