@@ -244,7 +244,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"helps?(?: to)? (?:avoid|prevent|minimi[sz]e|reduce|ensure|keep))\b"
         # a consequence spelled out: "If you have X enabled, cached loggers will not be affected"
         r"|\bif\b[^.;]{3,80},[^.;]{0,80}\b(?:will|won't|would|cannot|can't)\b"
-        r"|,\s+so\s+(?:it|you|that|the|this)\b",
+        r"|,\s+so\s+(?:it|you|that|the|this|they|these|those|we|there)\b",
         re.I,
     ),
     "how": re.compile(

@@ -247,6 +247,11 @@ def test_a_question_asking_for_a_version_wants_a_release_not_a_count(
         ("If you have caching enabled, any cached loggers will not be affected.", True),
         ("`capture_logs()` relies on changing the configuration.", True),
         ("The proxy is cached on first use, so it never sees a later configure().", True),
+        (
+            "Signal handlers can only be installed in the main thread, so they will not work "
+            "when the event loop is run through `BlockingPortal`.",
+            True,
+        ),
         ("You can enable caching in the configuration.", False),
         ("If you want colors, install Rich.", False),
     ],
