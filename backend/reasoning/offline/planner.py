@@ -406,6 +406,8 @@ def _sides(a: str, b: str, code: bool = False) -> list[str]:
     if len(wa) == 1 and len(wb) == 2 and not _is_name(a):
         a = f"{a} {wb[-1]}"
     for side in (a, b):
+        if _IDENTIFIER.fullmatch(side):
+            continue  # code: "to_thread.run_sync" opens with no word "to"
         first = words(side)[0]
         if _is_date_or_number(side) or first in _FRAGMENT_START:
             return []
@@ -565,7 +567,10 @@ def is_standalone(text: str, query: str, min_words: int = 3) -> bool:
     and numbers, does not start as a cut-off piece ("without …", "than …"), holds one of the
     question's key terms, and gives a name or has at least ``min_words`` words."""
     tokens = words(text)
-    if not tokens or _is_date_or_number(text) or tokens[0] in _FRAGMENT_START:
+    if not tokens or _is_date_or_number(text):
+        return False
+    opening = _IDENTIFIER.match(text)  # (code opens no cut-off piece: "to_thread.run_sync")
+    if tokens[0] in _FRAGMENT_START and not (opening and re.search(r"[._(`]", opening.group())):
         return False
     terms = key_terms(query)
     if terms and not set(key_terms(text)) & set(terms):

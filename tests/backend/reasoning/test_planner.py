@@ -134,6 +134,12 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         each_contains("launch tests"),
     ),
+    # A side whose code opens with a word that would cut a phrase ("to", "from")
+    (
+        "Is to_thread.run_sync or to_process.run_sync the better way to offload it?",
+        "comparison",
+        ["to_thread.run_sync way offload", "to_process.run_sync way offload"],
+    ),
     ("Should my validator return `True` or `False`?", "simple", []),
     ("How do I install PrintLogger and WriteLogger?", "simple", []),
     # Shapes that look like comparisons but whose sides are not nameable things.
