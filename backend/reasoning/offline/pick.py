@@ -108,6 +108,8 @@ HISTORY_FACTOR: Final = 0.9  # "The make_object method was deprecated …" for "
 SYMPTOM_FACTOR: Final = (
     0.85  # "you'll likely see an error like this one:" for "how do I get past it"
 )
+# "… without a marker?" / "use the `pytest.mark.anyio` marker": the very way ruled out
+AVOIDED_FACTOR: Final = 0.75
 NO_MEANS_FACTOR: Final = 0.85  # "You can turn them off altogether." names no way to do it
 HOP_BONUS: Final = 0.05
 ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that never says "retry"
@@ -513,7 +515,7 @@ def choose(
                 best.score = round(best.score + QUOTED_BONUS, 5)  # the asker's own literal
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
-    scored = _fuller_sibling_first(scored, asked.terms)
+    scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
     scored = _telling_sibling_first(scored, asked.terms)
     named = identifiers(plan.query)
     if needs_value(asked) and named:
@@ -598,13 +600,16 @@ def _level_answer(
     )
 
 
-def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
+def _fuller_sibling_first(
+    scored: list[Choice], terms: list[str], avoided: tuple[str, ...] = ()
+) -> list[Choice]:
     """A passage of the same section as the best, scored close to it, that holds every word
     of the question the best holds and more, and enough to answer, answers better: "Warning:
     When loading, dump-only fields are considered unknown. If the `unknown` option is set to
     `INCLUDE`, …" before "… the `dump_only` and `load_only` parameters are conceptually
     equivalent to "read-only" and "write-only" fields" for what `unknown=INCLUDE` does to a
-    dump_only field."""
+    dump_only field. (Not one offering what the question wants to do without, ``avoided``:
+    holding more of its words is what it was marked down for.)"""
     if len(scored) < 2 or not terms:
         return scored
     top = scored[0]
@@ -621,6 +626,7 @@ def _fuller_sibling_first(scored: list[Choice], terms: list[str]) -> list[Choice
             # (a longer window round the best holds more words: it is the same passage)
             and not set(choice.passage.sentences) & set(top.passage.sentences)
             and held < _held(choice.passage, terms)
+            and not _uses_the_avoided(avoided, plain(choice.passage.quote))
         ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
@@ -840,6 +846,8 @@ def _score(
         score *= NO_MEANS_FACTOR
     if asked.how_to and asked.avoided and _does_the_avoided(asked.avoided, plain(passage.quote)):
         score *= SYMPTOM_FACTOR  # "… instead of raising an error?" / "you can raise `BadParameter`"
+    if asked.how_to and _uses_the_avoided(asked.avoided_things, plain(passage.quote)):
+        score *= AVOIDED_FACTOR  # "… without a marker?" / "… is to use the `pytest.mark.x` marker"
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
 
@@ -858,6 +866,23 @@ def _does_the_avoided(avoided: tuple[str, ...], passage: str) -> bool:
     "… you can also raise the `BadParameter` error")?"""
     return bool(avoided) and any(
         stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)
+    )
+
+
+# A thing used: "use the `pytest.mark.anyio` marker", "with a custom decorator"
+_USED: Final = re.compile(
+    r"\b(?:use|uses|using|add|adding|apply|applying|with|via)\s+"
+    r"(?:(?:the|a|an|your|its)\s+)?(?P<what>(?:(?:`[^`]+`|[\w.-]+)\s+){0,2}[a-z]+)\b",
+    re.I,
+)
+
+
+def _uses_the_avoided(things: tuple[str, ...], passage: str) -> bool:
+    """Is the way the passage offers the very thing the question wants to do without
+    (``things``: ``Asked.avoided_things``; "… without a marker?" / "the next best option is to
+    use the `pytest.mark.anyio` marker")?"""
+    return bool(things) and any(
+        stem(m.group("what").split()[-1].lower()) in things for m in _USED.finditer(passage)
     )
 
 
@@ -915,8 +940,14 @@ _LATER_STEP: Final = word_set("then next finally")
 def _leans_back(passage: Passage) -> bool:
     """Does the passage open on what came before ("This …", "However, …"), or on a later
     step ("Then configure the key logfile in Wireshark …": the step before is the answer)?"""
-    opening = words(passage.sentences[0])[:1]
+    opening = words(_ADMONITION.sub("", passage.sentences[0], count=1))[:1]
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
+
+
+# A note's label ("Note: This does not work if …"): the sentence opens after it
+_ADMONITION: Final = re.compile(
+    r"^\W*(?:note|warning|tip|important|caution|hint|attention|danger)\s*:\s*", re.I
+)
 
 
 def _only_history(passage: Passage, question: str) -> bool:
@@ -956,6 +987,7 @@ _TO_DO_THIS: Final = re.compile(r"^\W*to\s+\w+\s+(?:this|these|that|it|them)\b",
 
 def _points_back(sentence: str) -> bool:
     """Does the sentence open by pointing back at the one before it?"""
+    sentence = _ADMONITION.sub("", sentence, count=1)
     opening = words(sentence)[:1]
     return (bool(opening) and opening[0] in _CONTINUES) or bool(_TO_DO_THIS.match(sentence))
 

@@ -253,6 +253,8 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         # ("… the test client will add the raw value to `REQUEST_URI`" is what it does)
         r"|(?<!\bwill )(?<!\bwould )\b(?:use|set|pass|call|install|configure|enable|add|create|"
         r"instantiate|specify|provide|run)\b[^.]{0,40}`|\bhas to be (?:set|passed|called)\b"
+        # a way named as a step: "Setting the `anyio_mode = "auto"` option …", "Passing `-x`"
+        r"|^\W*(?:setting|passing|using|adding|calling|installing|enabling)\s+[^.]{0,30}`"
         r"|(?:^|[.;:]\s*)(?:first|then|next|finally)\b,?\s+\w+|\b(?:first|then|next|finally),"
         # "The proper way to type such a class variable is with `typing.ClassVar`", "attrs
         # comes with the `attrs.cmp_using` helper": the way to do it, named
@@ -355,6 +357,8 @@ class Asked:
     rate: str = ""
     # "… go through instead of raising an error?": stems of what the asker wants to do without
     avoided: tuple[str, ...] = ()
+    # "… pick up all our async tests without a marker?": stems of a thing to do without
+    avoided_things: tuple[str, ...] = ()
     # "Both define a command with the same name. Which one gets run?": which of two that
     # clash wins, stated as precedence ("the first source wins").
     precedence: bool = False
@@ -516,6 +520,9 @@ def analyse(question: str) -> Asked:
         precedence=kind in ("lookup", "name") and bool(_PRECEDENCE_ASKED.search(q)),
         rate=(rated.group("unit").lower() if (rated := _RATE_ASKED.search(q)) else ""),
         avoided=tuple(dict.fromkeys(stem(v.lower()) for v in _AVOIDED.findall(question))),
+        avoided_things=tuple(
+            dict.fromkeys(stem(v.lower()) for v in _AVOIDED_THING.findall(question))
+        ),
     )
 
 
@@ -685,6 +692,9 @@ _COUNTED: Final = re.compile(
 # What the asker wants to get by without: "… go through instead of raising an error?",
 # "… without restarting the process?"
 _AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
+_AVOIDED_THING: Final = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+([a-z]{3,})\b(?!-)", re.I
+)
 # A rate: "how many retries per second"
 _RATE_ASKED: Final = re.compile(
     r"\bhow many\s+[\w-]+(?:\s+[\w-]+)?\s+per\s+"

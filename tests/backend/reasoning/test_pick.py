@@ -21,7 +21,9 @@ from backend.reasoning.offline.pick import (
     _level_answer,
     _of_the_other_kind,
     _opposes,
+    _points_back,
     _renames_unnamed,
+    _uses_the_avoided,
     _way_around,
     assigned_names,
     choose,
@@ -2151,6 +2153,56 @@ def test_a_way_doing_what_the_question_wants_to_do_without_is_not_the_way(
     question: str, passage: str, avoided: bool
 ) -> None:
     assert _does_the_avoided(analyse(question).avoided, passage) is avoided
+
+
+@pytest.mark.parametrize(
+    ("passage", "avoided"),
+    [
+        ("The next best option is to use the `pytest.mark.anyio` marker:", True),
+        ("The marker is applied to each test function.", False),  # no way offered
+        ("Apply the marker with `pytestmark`.", False),  # the marker, then a way round it
+        ("Setting the `anyio_mode` option in the pytest configuration", False),
+    ],
+)
+def test_a_way_using_what_the_question_wants_to_do_without_is_not_the_way(
+    passage: str, avoided: bool
+) -> None:
+    asked = analyse("How can I make the plugin pick up all our async tests without a marker?")
+    assert asked.avoided_things == ("marker",)
+    assert _uses_the_avoided(asked.avoided_things, passage) is avoided
+
+
+TEST_MODES = (
+    "# Testing with AnyIO\n\n## Creating asynchronous tests\n\n"
+    "Pytest does not natively support running asynchronous test functions, so they have to be "
+    "marked for the AnyIO pytest plugin to pick them up. This can be done in one of two ways:\n\n"
+    '1. Setting the `anyio_mode = "auto"` option in the pytest configuration\n'
+    "2. Using the `pytest.mark.anyio` marker\n\n"
+    "Note: This does not work if `pytest-asyncio` is installed and configured to use its own "
+    "`auto` mode, as it will conflict with the AnyIO plugin.\n\n"
+    "In case your AnyIO tests need to coexist with other async test plugins, the next best "
+    "option is to use the `pytest.mark.anyio` marker."
+)
+
+
+async def test_asked_how_to_do_without_a_thing_the_way_using_it_is_not_chosen(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm tired of decorating every async test with @pytest.mark.anyio. How can I make "
+        "the AnyIO pytest plugin pick up all our async tests without a marker?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Testing with AnyIO", TEST_MODES)])
+    assert pick.best is not None and pick.ranked is not None
+    assert "next best option" not in pick.best.passage.quote
+    marker = next(c for c in pick.ranked if "next best option" in c.passage.quote)
+    mode = next(c for c in pick.ranked if c.passage.quote.startswith("Setting the `anyio_mode"))
+    assert marker.similarity > mode.similarity  # nearer in meaning, but the way ruled out
+
+
+def test_a_notes_label_does_not_hide_that_it_points_back() -> None:
+    assert _points_back("Note: This does not work if `pytest-asyncio` is installed.")
+    assert not _points_back("Note: Windows does not support the `SIGTERM` signal.")
 
 
 # Click's docs: validation callbacks raise errors; forwarding unknown options avoids one.

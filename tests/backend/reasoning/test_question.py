@@ -242,6 +242,20 @@ def test_a_question_asking_for_a_version_wants_a_release_not_a_count(
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        'Setting the `anyio_mode = "auto"` option in the pytest configuration',
+        "Passing `--anyio-mode=auto` on the command line",
+    ],
+)
+def test_a_way_named_as_a_step_answers_how(sentence: str) -> None:
+    asked = analyse("How can I make the plugin pick up every async test?")
+    assert asked.how_to
+    assert holds_cue(asked, sentence)
+    assert not holds_cue(asked, "The plugin picks up every marked test.")
+
+
+@pytest.mark.parametrize(
     ("sentence", "explains"),
     [
         ("If you have caching enabled, any cached loggers will not be affected.", True),
