@@ -846,6 +846,8 @@ def _score(
         score *= NO_MEANS_FACTOR
     if asked.how_to and asked.avoided and _does_the_avoided(asked.avoided, plain(passage.quote)):
         score *= SYMPTOM_FACTOR  # "… instead of raising an error?" / "you can raise `BadParameter`"
+    if not asked.about_default and default_without_the_set_value(asked_question, passage.quote):
+        score *= HISTORY_FACTOR  # "Our schema sets unknown=INCLUDE …" / "By default, `load` …"
     if asked.how_to and _uses_the_avoided(asked.avoided_things, plain(passage.quote)):
         score *= AVOIDED_FACTOR  # "… without a marker?" / "… is to use the `pytest.mark.x` marker"
     score += HOP_BONUS * (hop - 1)
@@ -867,6 +869,18 @@ def _does_the_avoided(avoided: tuple[str, ...], passage: str) -> bool:
     return bool(avoided) and any(
         stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)
     )
+
+
+# The question's own setup gives a value ("sets unknown=INCLUDE", "`strict=True`"): what
+# happens by default is what happens without it.
+_SETS_A_VALUE: Final = re.compile(r"(?<![=!<>])\b[A-Za-z_]\w*\s?=\s?[\w\"'\[{(]")
+_BY_DEFAULT_OPENING: Final = re.compile(r"^\W*by default\b", re.I)
+
+
+def default_without_the_set_value(question: str, passage: str) -> bool:
+    """Does the passage say what happens by default, to a question whose setup sets a value
+    ("Our schema sets unknown=INCLUDE …" / "By default, `load` will raise …")?"""
+    return bool(_SETS_A_VALUE.search(question)) and bool(_BY_DEFAULT_OPENING.match(plain(passage)))
 
 
 # A thing used: "use the `pytest.mark.anyio` marker", "with a custom decorator"

@@ -359,6 +359,9 @@ class Asked:
     avoided: tuple[str, ...] = ()
     # "… pick up all our async tests without a marker?": stems of a thing to do without
     avoided_things: tuple[str, ...] = ()
+    # "What happens on those machines when the program starts?": an outcome ("… raises
+    # `ModuleNotFoundError` rather than falling back"), not what is needed
+    outcome: bool = False
     # "Both define a command with the same name. Which one gets run?": which of two that
     # clash wins, stated as precedence ("the first source wins").
     precedence: bool = False
@@ -523,6 +526,7 @@ def analyse(question: str) -> Asked:
         avoided_things=tuple(
             dict.fromkeys(stem(v.lower()) for v in _AVOIDED_THING.findall(question))
         ),
+        outcome=kind == "how" and bool(_WHAT_HAPPENS.match(q)),
     )
 
 
@@ -692,6 +696,16 @@ _COUNTED: Final = re.compile(
 # What the asker wants to get by without: "… go through instead of raising an error?",
 # "… without restarting the process?"
 _AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
+_WHAT_HAPPENS: Final = re.compile(r"^\W*what\s+(?:happens|will happen|would happen)\b", re.I)
+# What comes of it: an error raised, a value returned, a thing dropped or ignored
+_OUTCOME: Final = re.compile(
+    r"\b(?:raise[sd]?|raising|fail(?:s|ed)?|error|exception|returns?|returned|falls?\s+back|"
+    r"ignored|discarded|dropped|stops?|exits?|hangs?|crash(?:es)?|warns?|rejects?|rejected|"
+    r"treated|becomes?|will|won't|results?\s+in|leads?\s+to)\b"
+    # done to it: "values … are therefore loaded with no validation"
+    r"|\b(?:is|are|gets?)\s+(?:(?:then|therefore|also|still|simply|silently)\s+)?[a-z]{3,}ed\b",
+    re.I,
+)
 _AVOIDED_THING: Final = re.compile(
     r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+([a-z]{3,})\b(?!-)", re.I
 )
@@ -828,6 +842,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return True
     if asked.precedence:  # "Which one gets run?" / "… the first source wins."
         return bool(_PRECEDENCE_STATED.search(passage))
+    if asked.outcome:
+        return bool(_OUTCOME.search(passage))
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
     cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer

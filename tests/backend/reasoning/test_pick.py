@@ -28,6 +28,7 @@ from backend.reasoning.offline.pick import (
     assigned_names,
     choose,
     coverage,
+    default_without_the_set_value,
     denies,
     identifiers,
     names_code,
@@ -2198,6 +2199,33 @@ async def test_asked_how_to_do_without_a_thing_the_way_using_it_is_not_chosen(
     marker = next(c for c in pick.ranked if "next best option" in c.passage.quote)
     mode = next(c for c in pick.ranked if c.passage.quote.startswith("Setting the `anyio_mode"))
     assert marker.similarity > mode.similarity  # nearer in meaning, but the way ruled out
+
+
+UNKNOWN_FIELDS = [
+    (
+        "Handling unknown fields",
+        "By default, `load` will raise a `ValidationError` if it encounters a key with no "
+        "matching `Field` in the schema.\n\n"
+        "If the `unknown` option is set to `INCLUDE`, values with keys corresponding to "
+        "dump-only fields are loaded with no validation.",
+    )
+]
+
+
+async def test_what_happens_by_default_is_not_what_happens_with_the_value_the_asker_set(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "Our schema sets unknown=INCLUDE and has a dump-only id field. If a client sends an id, "
+        "what happens to it when we load?"
+    )
+    pick = await _pick(engine, question, [sectioned("S1", "Quickstart", UNKNOWN_FIELDS)])
+    assert pick.best is not None and pick.ranked is not None
+    assert "INCLUDE" in pick.best.passage.quote
+    said = "By default, `load` will raise a `ValidationError`."
+    assert default_without_the_set_value(question, said)
+    assert not default_without_the_set_value("What happens to unknown keys on load?", said)
+    assert not default_without_the_set_value(question, "If `unknown` is `INCLUDE`, it loads.")
 
 
 def test_a_notes_label_does_not_hide_that_it_points_back() -> None:

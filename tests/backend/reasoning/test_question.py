@@ -242,6 +242,24 @@ def test_a_question_asking_for_a_version_wants_a_release_not_a_count(
 
 
 @pytest.mark.parametrize(
+    ("sentence", "tells"),
+    [
+        ("If it is missing, starting the event loop raises `ModuleNotFoundError`.", True),
+        ("Values with keys for those fields are therefore loaded with no validation.", True),
+        ("Setting `use_uvloop=True` requires uvloop to be installed.", False),
+        ("If you use uvloop, install it first.", False),
+    ],
+)
+def test_what_happens_is_answered_by_an_outcome(sentence: str, tells: bool) -> None:
+    asked = analyse(
+        "Some hosts don't have uvloop installed. What happens there when the program starts?"
+    )
+    assert asked.outcome and not asked.how_to
+    assert holds_cue(asked, sentence) is tells
+    assert not analyse("How does the event loop start?").outcome
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         'Setting the `anyio_mode = "auto"` option in the pytest configuration',
