@@ -92,7 +92,9 @@ _HOW: Final = re.compile(
     + _TYPE_IT
     # "When should I use sys_tags and when cpython_tags?": the circumstances, not a time
     + r"|\bwhen (?:should|would|do|must|can|could) (?:i|we|you|one) (?:use|pick|choose|prefer|"
-    r"reach for)\b",
+    r"reach for)\b"
+    # "when should I request unused_tcp_port and when …?": which case calls for it
+    r"|\bwhen (?:should|would) (?:i|we|you|one) \w+\b[^?]*\band when\b",
     re.I,
 )
 _LIST: Final = re.compile(
@@ -468,6 +470,12 @@ def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
     kind: AnswerKind = next((k for pattern, k in _KINDS if pattern.search(q)), "lookup")
+    after_colon = asking_part(question, phrases=False)
+    if kind == "lookup" and after_colon != q:
+        # "Before I move some functions to to_process.run_sync: what restrictions are there
+        # on …?": the ask after the scene's colon says its kind
+        kind = next((k for pattern, k in _KINDS if pattern.search(after_colon)), "lookup")
+        q = after_colon if kind != "lookup" else q
     if kind == "comparison" and _HOW_TO.search(q) and not _CONTRASTS.search(q):
         kind = "how"  # "How do I get attrs to compare that field sensibly?" is a step to take
     if kind == "lookup" and _DEFINITION.search(q) and len(key_terms(q)) <= 3:

@@ -25,6 +25,13 @@ from backend.reasoning.offline.question import (
         ("What are the steps to add a new op.* directive of my own?", "how"),
         ("What are the terminal task statuses?", "list"),
         ("Which task statuses are terminal?", "list"),
+        # the ask after a scene's colon says the kind
+        (
+            "Before I move some functions to to_process.run_sync: what restrictions are there "
+            "on the callable?",
+            "list",
+        ),
+        ("Spinning up servers: when should I request one port and when the factory?", "how"),
         ("Which environment variables does HTTPX recognize?", "list"),
         ("What HTTP status does an endpoint decorated with @requires return?", "name"),
         ("What process does the worker run first?", "lookup"),
