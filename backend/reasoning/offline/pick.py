@@ -1557,6 +1557,7 @@ def _denial(
             and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
+            and _denies_what_is_asked(passage.quote, asked.terms)
             and not _way_around(passage.quote, asked.terms, gone=False)
             and not _by_other_means(passage.quote, question)
         ):
@@ -1601,6 +1602,7 @@ def _denial(
             (about_it or choice.coverage >= DENIAL_FULL_COVERAGE)
             and near
             and denies(passage.quote)
+            and (_gone_said(passage.quote) or _denies_what_is_asked(passage.quote, asked.terms))
             and not _way_around(passage.quote, asked.terms)
             and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
@@ -1613,6 +1615,33 @@ _NEXT_CLAUSE: Final = re.compile(
     r"[,;:]?\s+(?:so|but|instead|therefore|hence|thus)\b[\s,]*", re.I
 )  # (", where only …" goes on about what is denied)
 _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b", re.I)
+
+
+_CLAUSE_END: Final = re.compile(
+    r"[,;!?]|[.:](?=\s|$)|\b(?:so|but|because|while|whereas|and)\b", re.I
+)
+
+
+def _gone_said(sentence: str) -> bool:
+    """Does the sentence say something is gone (removed, deprecated, no longer …)?"""
+    return denies(sentence) and not denies(sentence, gone=False)
+
+
+def _denies_what_is_asked(sentence: str, terms: list[str]) -> bool:
+    """Is what the sentence says cannot be, or is not there, about a word of the question? Its
+    clause holds one: "… so there is no polling latency" denies nothing of "How many Postgres
+    connections will that consumer hold?"; "… so it's not possible to modify a context
+    directly" speaks of modifying a context."""
+    text = plain(sentence)
+    for m in _CANNOT_BE.finditer(text):
+        if _CONDITION.search(text[: m.start()]):
+            continue
+        starts = [b.end() for b in _CLAUSE_END.finditer(text[: m.start()])]
+        end = _CLAUSE_END.search(text, m.end())
+        clause = part_stems(text[starts[-1] if starts else 0 : end.start() if end else len(text)])
+        if any(_holds(clause, stem(t.lower())) for t in terms):
+            return True
+    return False
 
 
 def _renames_unnamed(sentence: str, named: list[str]) -> bool:

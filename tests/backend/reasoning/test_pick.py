@@ -14,6 +14,7 @@ from backend.reasoning.offline.pick import (
     WINDOW_PENALTY,
     Choice,
     _by_other_means,
+    _denies_what_is_asked,
     _does_the_avoided,
     _fuller_sibling_first,
     _gone_named,
@@ -2226,6 +2227,34 @@ async def test_what_happens_by_default_is_not_what_happens_with_the_value_the_as
     assert default_without_the_set_value(question, said)
     assert not default_without_the_set_value("What happens to unknown keys on load?", said)
     assert not default_without_the_set_value(question, "If `unknown` is `INCLUDE`, it loads.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "denied"),
+    [
+        (
+            "Workers share a queue, and `LISTEN` wakes an idle worker, so there is no polling "
+            "latency.",
+            ["postgres", "connections", "consumer", "hold"],
+            False,
+        ),
+        (
+            "Bound loggers are immutable, so it's not possible to modify a context directly.",
+            ["modify", "context", "place"],
+            True,
+        ),
+        (
+            "This option cannot be specified in the `pyproject.toml` config.",
+            ["line-ranges", "pyproject.toml"],
+            True,
+        ),
+    ],
+)
+def test_what_is_said_not_to_be_must_be_what_the_question_asks_about(
+    sentence: str, terms: list[str], denied: bool
+) -> None:
+    assert denies(sentence, gone=False)
+    assert _denies_what_is_asked(sentence, terms) is denied
 
 
 def test_a_notes_label_does_not_hide_that_it_points_back() -> None:
