@@ -461,7 +461,12 @@ _FILLER: Final = word_set("need needs like")
 # is what is asked
 _LEFT_OUT: Final = re.compile(
     r"\b(?:have(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never)\s+(?:pass|give|set|specify|"
-    r"provide|supply)\s+(?:a|an|any|the)?\s*`?[a-z]\w*_\w+",
+    r"provide|supply)\s+(?:a|an|any|the)?\s*`?[a-z]\w*_\w+"
+    # "when you don't pass any flags", "with no options at all": every option left as it is
+    r"|\b(?:don't|do not|didn't|did not|never|without)\s+(?:pass(?:ing)?|giv(?:e|ing)|"
+    r"set(?:ting)?|specify(?:ing)?|us(?:e|ing)|add(?:ing)?)\s+(?:any|an?|the)?\s*"
+    r"(?:flags?|options?|arguments?|parameters?|settings?)\b"
+    r"|\bwith(?:out)? (?:no|any) (?:flags?|options?|arguments?|parameters?)\b",
     re.I,
 )
 

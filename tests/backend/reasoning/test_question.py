@@ -153,6 +153,9 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
         ("What timeout applies if none is given?", True),
         ("Which port is used if it is not set?", True),
         ("Which port is used if it is set?", False),
+        ("What worker count does the consumer use when you don't pass any flags?", True),
+        ("I started it with no options at all. Which worker type does it use?", True),
+        ("Which worker type does it use with the --fast flag?", False),
         ("Which close code does WebSocketException use?", False),
     ],
 )
