@@ -112,6 +112,7 @@ SYMPTOM_FACTOR: Final = (
 AVOIDED_FACTOR: Final = 0.75
 NO_MEANS_FACTOR: Final = 0.85  # "You can turn them off altogether." names no way to do it
 HOP_BONUS: Final = 0.05
+SCENE_NAME_MARGIN: Final = 0.05  # a passage naming the scene's code, this close to the best
 ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that never says "retry"
 # A section heading this close to the question (cosine) adds HEADING_BONUS × the excess.
 HEADING_SIMILARITY: Final = 0.5
@@ -526,8 +527,22 @@ def choose(
         about = [
             c for c in scored if _names_any(c.passage, named) or _named_before(c.passage, named)
         ]
-        scored = about + [c for c in scored if c not in about]
+        # (a name only the scene gives, "On SqliteHuey, tasks … sit for seconds. What are the
+        # consumer's default polling interval …?", says where the asker is: a passage naming
+        # it comes first only when it scores close to the best)
+        in_ask = identifiers(asking_part(plan.query, phrases=False))
+        if about and (in_ask or about[0].score >= scored[0].score - SCENE_NAME_MARGIN):
+            scored = about + [c for c in scored if c not in about]
     scored = _asked_release_first(scored, plan.query)
+    # the names a value must be said of: those of the ask, when a scene comes before it
+    asking_alone = asking_part(plan.query, phrases=False)
+    # ("… define an event_loop fixture. In which version did that fixture get removed?":
+    # the ask's "that fixture" is the scene's)
+    value_named = (
+        named
+        if asking_alone.strip() == plan.query.strip() or _THAT_THING.search(asking_alone)
+        else [n for n in named if n in identifiers(asking_alone)]
+    )
     unknown = any(
         # (an acronym only the scene carried into a later ask says where the asker is: "… hard
         # to read in CI logs. … What is it set to by default?")
@@ -555,10 +570,10 @@ def choose(
             and not _other_release(plan.query, choice.passage)
             and not _other_subject(plan.query, choice.passage, known or sources)
             and (
-                not named
+                not value_named
                 or not needs_value(asked)
-                or _names_any(choice.passage, named)
-                or _named_before(choice.passage, named)
+                or _names_any(choice.passage, value_named)
+                or _named_before(choice.passage, value_named)
             )
         )
 
@@ -571,6 +586,7 @@ def choose(
     return Pick(top, found, denial, scored, idf)
 
 
+_THAT_THING: Final = re.compile(r"\b(?:that|this|those|these)\s+[a-z]\w+", re.I)
 _ACRONYM: Final = re.compile(r"[A-Z]{2,4}s?")
 
 

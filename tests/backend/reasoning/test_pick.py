@@ -2257,6 +2257,36 @@ def test_what_is_said_not_to_be_must_be_what_the_question_asks_about(
     assert _denies_what_is_asked(sentence, terms) is denied
 
 
+CONSUMER_OPTIONS = [
+    (
+        "Options for the consumer",
+        "`-d`, `--delay`: When using a polling queue backend, this is the number of seconds to "
+        "wait when polling the backend. Default is 0.1 seconds.\n\n"
+        "`-w`, `--workers`: Number of worker threads. Default is 1.",
+    ),
+    (
+        "Troubleshooting",
+        "`RedisHuey` reacts instantly to new messages. `SqliteHuey` and `FileHuey` poll.\n\n"
+        "The default scheduler interval is 1 second, which is the lowest value accepted.",
+    ),
+]
+
+
+async def test_a_value_need_not_name_code_only_the_scene_names(engine: OfflineEngine) -> None:
+    question = (
+        "On SqliteHuey, tasks enqueued after a quiet period sit for seconds before a worker "
+        "picks them up. What is the consumer's default polling delay?"
+    )
+    docs = [sectioned("S1", "Consuming Tasks", CONSUMER_OPTIONS)]
+    pick = await _pick(engine, question, docs)
+    assert pick.found and pick.best is not None
+    assert "0.1 seconds" in pick.best.passage.quote
+    # … but a name the ask points back to is the ask's own ("that backend")
+    back = "We run SqliteHuey. What is the default polling delay of that backend?"
+    pick = await _pick(engine, back, docs)
+    assert pick.best is not None and not (pick.found and "0.1" in pick.best.passage.quote)
+
+
 def test_a_notes_label_does_not_hide_that_it_points_back() -> None:
     assert _points_back("Note: This does not work if `pytest-asyncio` is installed.")
     assert not _points_back("Note: Windows does not support the `SIGTERM` signal.")
