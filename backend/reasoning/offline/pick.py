@@ -717,7 +717,29 @@ def _other_release(question: str, passage: Passage) -> bool:
     if not asked:
         return False
     said = _releases(f"{passage.section}\n{passage.quote}")
+    if said and _bounds_asked_product(question, passage.quote):
+        return False  # "Python 3.10 or later" speaks of every release, 3.9 among them
     return bool(said) and not asked & said
+
+
+# "Python 3.10 or later", "PyPy 7.3+": a bound on releases of a product
+_RELEASE_BOUND: Final = re.compile(
+    r"\b(?P<product>[a-z][\w-]*)\s+v?\d+(?:\.\d+)+\s*(?:\+|or\s+(?:later|newer|above|higher|"
+    r"greater)|and\s+(?:later|newer|above|up)\b)",
+    re.I,
+)
+
+
+def _bounds_asked_product(question: str, passage: str) -> bool:
+    """Does the passage bound the releases of the product whose release the question names
+    ("… stuck on Python 3.9 …" / "AnyIO requires Python 3.10 or later to run.")? ("… please use
+    v0.14 or earlier" bounds the package's own releases, not Python's.)"""
+    products = {
+        m.group("product").lower()
+        for m in _RELEASE_BOUND.finditer(plain(passage))
+        if m.group("product").lower() not in STOPWORDS
+    }
+    return any(re.search(rf"\b{re.escape(p)}\s+v?\d+\.\d+", question, re.I) for p in products)
 
 
 def _asked_release_first(scored: list[Choice], question: str) -> list[Choice]:

@@ -13,6 +13,7 @@ from backend.reasoning.offline.pick import (
     MIN_CLOSE_COVERAGE,
     WINDOW_PENALTY,
     Choice,
+    _bounds_asked_product,
     _by_other_means,
     _denies_what_is_asked,
     _does_the_avoided,
@@ -90,6 +91,23 @@ async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
     asked = asked.replace("3.9", "3.5")
     pick = await _pick(engine, asked, [notes])
     assert pick.found and pick.best is not None and "3.5" in pick.best.passage.text
+
+
+async def test_a_bound_on_the_asked_products_releases_speaks_of_the_asked_release(
+    engine: OfflineEngine,
+) -> None:
+    basics = sectioned(
+        "S1", "The basics", [("The basics", "AnyIO requires Python 3.10 or later to run.")]
+    )
+    asked = (
+        "A couple of our services are still stuck on Python 3.9. Can we use the current AnyIO "
+        "there, or what's the oldest Python it runs on?"
+    )
+    pick = await _pick(engine, asked, [basics])
+    assert pick.found and pick.best is not None and "3.10 or later" in pick.best.passage.text
+    # a bound on another product's releases says nothing of the one asked
+    assert not _bounds_asked_product(asked, "Please use pytest-asyncio v0.14 or earlier.")
+    assert not _bounds_asked_product(asked, "Requires Django 4.2 or later.")
 
 
 async def test_a_passage_naming_the_asked_release_comes_before_one_about_another(
