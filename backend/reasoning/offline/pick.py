@@ -389,6 +389,9 @@ def _same_member(stems: frozenset[str], term: str) -> bool:
     return len(member) > 3 and any(s.endswith(member) and s != member for s in stems)
 
 
+_WITH_UNIT: Final = re.compile(r"(\d+(?:\.\d+)?)(?:s|ms|m|h|d|sec|secs|min|mins|kb|mb|gb)")
+
+
 def _holds(stems: frozenset[str], term: str) -> bool:
     """The term, or a word of the same family ("configure", "configuration"): the first five
     letters shared and lengths within four, both plain words. "websocket" is not
@@ -398,6 +401,8 @@ def _holds(stems: frozenset[str], term: str) -> bool:
     if "-" in term.strip("-"):  # "standard-library" held by "the standard library"
         parts = [stem(p) for p in term.split("-") if p]
         return len(parts) >= 2 and all(_holds(stems, p) for p in parts)
+    if (measured := _WITH_UNIT.fullmatch(term)) is not None:
+        return measured.group(1) in stems  # "wait 10s" / "retried after 10 seconds"
     if len(term) < 5 or not term.isalpha():
         return False
     return any(s[:5] == term[:5] and abs(len(s) - len(term)) <= 4 and s.isalpha() for s in stems)

@@ -901,6 +901,12 @@ def test_a_hyphenated_word_is_held_by_its_parts_written_apart() -> None:
     assert coverage(["standard-deviation"], text, "", {"": 1.0}) == 0.0
 
 
+def test_a_number_with_its_unit_run_together_is_held_by_the_number() -> None:
+    text = "The task below is retried after 10 seconds, then 20, then 40."
+    assert coverage(["10s", "20s", "40s"], text, "", {"": 1.0}) == 1.0
+    assert coverage(["30s"], text, "", {"": 1.0}) == 0.0
+
+
 SERVING = (
     "The development server reloads the code when a file changes. "
     "Some browsers try to access ipv6 first and then ipv4, which can be slow.\n\n"
