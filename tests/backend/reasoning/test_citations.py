@@ -133,3 +133,17 @@ def test_an_index_in_code_is_no_citation_marker() -> None:
     assert "`del keys[0]` [1]" in markdown and "first = keys[2]" in markdown
     assert REMOVED_MARK not in markdown and kept == citations
     assert counts["removed"] == 0 and counts["markers_removed"] == 0
+
+
+def test_an_index_written_in_prose_is_no_citation_marker() -> None:
+    # a new user's cattrs question, repeated under "Not covered": "paths like $.a_list[0]"
+    citations = [Citation(n=1, source_id="S1", quote="Spring tides occur at new moon.")]
+    report = (
+        "## Answer\nSpring tides occur at new moon. [1]\n\n## Not covered\n"
+        "- How do I get paths like $.a_list[0] and tide_table[2] in the errors?\n\n"
+        "## Sources\n1. Tides\n"
+    )
+    markdown, kept, counts = check_citations(report, citations, SOURCES)
+    assert "$.a_list[0] and tide_table[2] in" in markdown
+    assert REMOVED_MARK not in markdown and kept == citations
+    assert counts["checked"] == 1 and counts["removed"] == 0
