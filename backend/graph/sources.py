@@ -66,9 +66,20 @@ def search_calls(
         found = generic_search_tool(tools or [])
         return [(found[0], {found[1]: sub_query.text})] if found else []
     return [
-        (call.tool, {call.query_arg: sub_query.text, call.limit_arg: limit})
+        (
+            call.tool,
+            {call.query_arg: _fitted(sub_query.text, call.max_query), call.limit_arg: limit},
+        )
         for call in spec.searches
     ]
+
+
+def _fitted(text: str, most: int | None) -> str:
+    """The query cut at a word to the tool's limit (GitHub's search takes 256 characters)."""
+    if most is None or len(text) <= most:
+        return text
+    cut = text[: most + 1].rsplit(None, 1)[0] if " " in text[:most] else text[:most]
+    return cut[:most].rstrip()
 
 
 def _call(server: str, tool: str) -> SearchCall | None:

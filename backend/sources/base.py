@@ -27,6 +27,8 @@ class SearchCall:
     limit_arg: str = "limit"
     lifecycle: bool = False
     """Results carry a document's lifecycle metadata (draft, deprecated, superseded…)."""
+    max_query: int | None = None
+    """The longest query the tool accepts (characters); a longer sub-query is cut at a word."""
 
 
 @dataclass(frozen=True)

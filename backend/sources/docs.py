@@ -52,7 +52,14 @@ SOURCE = SourceSpec(
         "docs_ingest_roots",
     ),
     searches=(
-        SearchCall("search_documents", adapt, kind="docs", limit_arg="n_results", lifecycle=True),
+        SearchCall(
+            "search_documents",
+            adapt,
+            kind="docs",
+            limit_arg="n_results",
+            lifecycle=True,
+            max_query=2000,
+        ),
     ),
     route="always",
     rank=0,

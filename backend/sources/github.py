@@ -50,8 +50,9 @@ SOURCE = SourceSpec(
         "github_retries",
     ),
     searches=(
-        SearchCall("search_repositories", adapt_repository, kind="github_repo"),
-        SearchCall("search_code", adapt_code, kind="github_code"),
+        # (the server's limit: a scene-setting question plus a hop's words can be longer)
+        SearchCall("search_repositories", adapt_repository, kind="github_repo", max_query=256),
+        SearchCall("search_code", adapt_code, kind="github_code", max_query=256),
     ),
     route="code",
     rank=1,

@@ -62,7 +62,7 @@ SOURCE = SourceSpec(
         "openalex_rate_per_minute",
         "arxiv_rate_per_minute",
     ),
-    searches=(SearchCall("search_papers", adapt, kind="paper"),),
+    searches=(SearchCall("search_papers", adapt, kind="paper", max_query=500),),
     route="topic",
     topic=is_research_question,
     rank=3,

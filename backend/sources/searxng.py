@@ -35,7 +35,7 @@ SOURCE = SourceSpec(
         "searxng_rate_per_minute",
         "searxng_max_wait",
     ),
-    searches=(SearchCall("search", adapt, kind="web", limit_arg="max_results"),),
+    searches=(SearchCall("search", adapt, kind="web", limit_arg="max_results", max_query=500),),
     route="always",
     rank=4,
     prompt="searxng = web search without a key (SearXNG)",

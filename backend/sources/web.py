@@ -35,7 +35,7 @@ SOURCE = SourceSpec(
         "tavily_rate_per_minute",
         "tavily_timeout",
     ),
-    searches=(SearchCall("search", adapt, kind="web", limit_arg="max_results"),),
+    searches=(SearchCall("search", adapt, kind="web", limit_arg="max_results", max_query=2000),),
     route="always",
     rank=2,
     prompt="web = web search",

@@ -120,3 +120,13 @@ def test_a_document_marked_as_a_proposal_scores_lower_and_says_why() -> None:
     today = date(2026, 1, 1)
     assert scored(marked, today).score < scored(plain, today).score
     assert "proposal" in (marked.score_breakdown.domain_reason if marked.score_breakdown else "")
+
+
+def test_a_sub_query_longer_than_a_tool_takes_is_cut_at_a_word() -> None:
+    # a scene-setting question plus a hop's words, over GitHub search's 256 characters
+    words = "tides " * 60
+    sq = SubQuery(id="sq1", text=words.strip(), sources=["docs", "github"])
+    for _, args in search_calls("github", sq, 5):
+        assert len(args["query"]) <= 256 and args["query"].endswith("tides")
+    ((_, docs_args),) = search_calls("docs", sq, 5)
+    assert docs_args["query"] == words.strip()  # under the document store's 2,000
