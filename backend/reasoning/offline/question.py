@@ -709,6 +709,10 @@ _COUNTED: Final = re.compile(
 # What the asker wants to get by without: "… go through instead of raising an error?",
 # "… without restarting the process?"
 _AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
+# … and a thing it wants to do without: "… pick up all our async tests without a marker?"
+_AVOIDED_THING: Final = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+([a-z]{3,})\b(?!-)", re.I
+)
 _WHAT_HAPPENS: Final = re.compile(r"^\W*what\s+(?:happens|will happen|would happen)\b", re.I)
 # What comes of it: an error raised, a value returned, a thing dropped or ignored
 _OUTCOME: Final = re.compile(
@@ -718,9 +722,6 @@ _OUTCOME: Final = re.compile(
     # done to it: "values … are therefore loaded with no validation"
     r"|\b(?:is|are|gets?)\s+(?:(?:then|therefore|also|still|simply|silently)\s+)?[a-z]{3,}ed\b",
     re.I,
-)
-_AVOIDED_THING: Final = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+([a-z]{3,})\b(?!-)", re.I
 )
 # A rate: "how many retries per second"
 _RATE_ASKED: Final = re.compile(
