@@ -61,6 +61,7 @@ _GROUPS: Final = (
     "subscriber receiver listener handler",  # who is told of an event
     "subscribe register connect",  # "the order I connected them in" / "order of registration"
     "order sequence",
+    "assign set setting",  # "when I assign a new value" / "on attribute setting"
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

@@ -524,6 +524,9 @@ def test_a_synonym_counts_towards_coverage() -> None:
     held = coverage(["sequence", "connected"], "Call receivers in order of registration.", "", idf)
     assert held > 0.5
     assert coverage(["handler"], "It invokes the receiver function.", "", idf) > 0.5
+    # attrs: "when I assign a new value to a field" / "validators run … on attribute setting"
+    text = "Validators run on initialization and on attribute setting."
+    assert coverage(["assign"], text, "", idf) > 0.5
 
 
 def test_the_opposite_of_what_is_asked_speaks_of_it() -> None:
