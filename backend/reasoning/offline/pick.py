@@ -1331,6 +1331,14 @@ def _premise_denial(
     terms = key_terms(stated) if stated else []
     if len(terms) < PREMISE_TERMS or has_negation(stated):
         return None
+    # "Since cattrs dropped detailed validation in 25.x, …" / "cattrs has a detailed
+    # validation mode since version 22.1.0, and this mode is enabled by default."
+    if (
+        _SAID_GONE.search(stated)
+        and not _CANNOT_BE.search(stated)
+        and (there := _still_there(stated, terms, scored, idf)) is not None
+    ):
+        return there
     if _CANNOT_BE.search(stated) or _GONE.search(stated):
         return None  # "Since X was removed, …": a sentence saying so agrees with it
     must = bool(_MUST.search(stated))
@@ -1352,6 +1360,44 @@ def _premise_denial(
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) <= 2 and not passage.is_code and _opposes(stated, passage.quote):
+            return choice
+    return None
+
+
+# A premise saying a thing is gone: "cattrs dropped detailed validation", "X was removed"
+_SAID_GONE: Final = re.compile(
+    r"\b(?:dropped|removed|deprecated|deleted|retired|discontinued|got rid of|did away with)\b",
+    re.I,
+)
+# Said to be there: "this mode is enabled by default", "is still supported"
+_THERE: Final = re.compile(
+    r"\b(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:enabled|on|supported|available|"
+    r"the default)\b(?:\s+by\s+default)?",
+    re.I,
+)
+
+
+def _still_there(
+    stated: str, terms: list[str], scored: list[Choice], idf: dict[str, float]
+) -> Choice | None:
+    """A sentence holding most of what a premise says was removed, saying it is there
+    (enabled, supported, the default), not negated: it contradicts the premise."""
+    gone = {stem(w) for m in _SAID_GONE.finditer(stated) for w in words(m.group(0))}
+    kept = [t for t in terms if stem(t.lower()) not in gone]
+    if len(kept) < PREMISE_TERMS - 1:
+        return None
+    for choice in scored:
+        passage = choice.passage
+        if len(passage.sentences) != 1 or passage.is_code:
+            continue
+        text = plain(passage.quote)
+        if (
+            coverage(kept, passage.quote, "", idf) >= DENIAL_FULL_COVERAGE
+            and _THERE.search(text)
+            and not has_negation(text)
+            and not _GONE.search(text)
+            and not _OPENS_WITH_CONDITION.match(text)
+        ):
             return choice
     return None
 

@@ -2314,6 +2314,37 @@ async def test_a_value_need_not_name_code_only_the_scene_names(engine: OfflineEn
     assert pick.best is not None and not (pick.found and "0.1" in pick.best.passage.quote)
 
 
+VALIDATION = [
+    (
+        "Validation",
+        "cattrs has a detailed validation mode since version 22.1.0, and this mode is enabled "
+        "by default. When running under detailed validation, the structuring hooks are "
+        "slightly slower but produce richer and more precise error messages.",
+    ),
+    (
+        "Transforming exceptions",
+        "`cattrs.transform_error` turns an exception group into a list of error messages, "
+        "each with the path to the field, like `$.a_list[0]`.",
+    ),
+]
+
+
+async def test_a_premise_that_a_thing_was_dropped_is_denied_by_its_being_on(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "Since cattrs dropped detailed validation in 25.x, how do I still get every field's "
+        "error with its path?"
+    )
+    docs = [sectioned("S1", "Validation", VALIDATION)]
+    pick = await _pick(engine, question, docs)
+    assert pick.denial is not None
+    assert "enabled by default" in pick.denial.passage.quote
+    # … and not a premise that keeps it
+    kept = "Since cattrs has detailed validation, how do I get every field's error with its path?"
+    assert (await _pick(engine, kept, docs)).denial is None
+
+
 def test_a_notes_label_does_not_hide_that_it_points_back() -> None:
     assert _points_back("Note: This does not work if `pytest-asyncio` is installed.")
     assert not _points_back("Note: Windows does not support the `SIGTERM` signal.")
