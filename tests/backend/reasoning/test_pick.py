@@ -2314,7 +2314,7 @@ async def test_a_value_need_not_name_code_only_the_scene_names(engine: OfflineEn
     assert pick.best is not None and not (pick.found and "0.1" in pick.best.passage.quote)
 
 
-VALIDATION = [
+DETAILED_VALIDATION = [
     (
         "Validation",
         "cattrs has a detailed validation mode since version 22.1.0, and this mode is enabled "
@@ -2336,7 +2336,7 @@ async def test_a_premise_that_a_thing_was_dropped_is_denied_by_its_being_on(
         "Since cattrs dropped detailed validation in 25.x, how do I still get every field's "
         "error with its path?"
     )
-    docs = [sectioned("S1", "Validation", VALIDATION)]
+    docs = [sectioned("S1", "Validation", DETAILED_VALIDATION)]
     pick = await _pick(engine, question, docs)
     assert pick.denial is not None
     assert "enabled by default" in pick.denial.passage.quote
