@@ -1336,7 +1336,7 @@ def _premise_denial(
     if (
         _SAID_GONE.search(stated)
         and not _CANNOT_BE.search(stated)
-        and (there := _still_there(stated, terms, scored, idf)) is not None
+        and (there := _still_there(stated, scored, idf)) is not None
     ):
         return there
     if _CANNOT_BE.search(stated) or _GONE.search(stated):
@@ -1364,6 +1364,7 @@ def _premise_denial(
     return None
 
 
+_RELEASE_WORDS: Final = frozenset(stem(w) for w in ("release", "releases", "version", "versions"))
 # A premise saying a thing is gone: "cattrs dropped detailed validation", "X was removed"
 _SAID_GONE: Final = re.compile(
     r"\b(?:dropped|removed|deprecated|deleted|retired|discontinued|got rid of|did away with)\b",
@@ -1377,13 +1378,20 @@ _THERE: Final = re.compile(
 )
 
 
-def _still_there(
-    stated: str, terms: list[str], scored: list[Choice], idf: dict[str, float]
-) -> Choice | None:
+def _still_there(stated: str, scored: list[Choice], idf: dict[str, float]) -> Choice | None:
     """A sentence holding most of what a premise says was removed, saying it is there
     (enabled, supported, the default), not negated: it contradicts the premise."""
-    gone = {stem(w) for m in _SAID_GONE.finditer(stated) for w in words(m.group(0))}
-    kept = [t for t in terms if stem(t.lower()) not in gone]
+    # what is said gone: the words of its clause, less the verb and when ("in the 25.x
+    # releases": the sentence denying it names the release it came in, not that one)
+    clause = next((c for c in _CLAUSES.split(stated) if c and _SAID_GONE.search(c)), stated)
+    gone = {stem(w) for m in _SAID_GONE.finditer(clause) for w in words(m.group(0))}
+    kept = [
+        t
+        for t in key_terms(clause)
+        if stem(t.lower()) not in gone
+        and not any(ch.isdigit() for ch in t)
+        and stem(t.lower()) not in _RELEASE_WORDS
+    ]
     if len(kept) < PREMISE_TERMS - 1:
         return None
     for choice in scored:

@@ -2340,6 +2340,14 @@ async def test_a_premise_that_a_thing_was_dropped_is_denied_by_its_being_on(
     pick = await _pick(engine, question, docs)
     assert pick.denial is not None
     assert "enabled by default" in pick.denial.passage.quote
+    # the asker's own words: the release it was "dropped" in is not what a denial must say
+    said = (
+        "Since cattrs dropped detailed validation in the 25.x releases, structuring errors now "
+        "just bubble up one at a time. What's the recommended way now to get a list of all "
+        "field errors with their paths?"
+    )
+    denied = (await _pick(engine, said, docs)).denial
+    assert denied is not None and "enabled by default" in denied.passage.quote
     # … and not a premise that keeps it
     kept = "Since cattrs has detailed validation, how do I get every field's error with its path?"
     assert (await _pick(engine, kept, docs)).denial is None
