@@ -209,6 +209,12 @@ _CONNECTIVES: Final = word_set(
     "however therefore also then finally first second third instead otherwise additionally "
     "furthermore moreover note see thus hence meanwhile alternatively likewise"
 )
+# Words that describe or count what follows them ("Larger applications are …", "Earlier
+# versions …", "Most users …"): a sentence's opening word, never a name
+_MODIFIERS: Final = word_set(
+    "larger smaller bigger newer older faster slower higher lower longer shorter better worse "
+    "earlier later simpler easier most many some several other both"
+)
 _OBJECT_OPENERS: Final = word_set(
     "the a an that this these those all any each every with to for by from if when whether "
     "your its their our"
@@ -224,7 +230,7 @@ def _common_word(name: str, sentence: str, texts: str) -> bool:
         return False
     if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None:
         return True
-    if name.lower() in _CONNECTIVES:
+    if name.lower() in _CONNECTIVES or name.lower() in _MODIFIERS:
         return True
     # A verb opening a sentence ("Enforces that all …", "Perform the …"): what follows it
     # is its object or clause. A name is followed by its verb or a comma ("Paris is …",

@@ -570,6 +570,18 @@ async def test_a_verb_or_connective_opening_a_sentence_is_no_bridge(
     assert not [sq for sq in new if sq.purpose.startswith("bridge: ")]
 
 
+async def test_a_comparative_opening_a_sentence_is_no_bridge(engine: OfflineEngine) -> None:
+    # cattrs: "Larger applications …" had become the findings heading "Follow-up: Larger"
+    question = "Is one shared converter thread-safe when hooks are generated on first use?"
+    text = (
+        "Larger applications are strongly encouraged to create and customize different, "
+        "private instances of the converter."
+    )
+    plan = await engine.plan(question, ["web"])
+    new = await engine.refine(plan, [source("S1", "notes.md", text, sub_query_ids=["q1"])], [], 1)
+    assert "bridge: Larger" not in [sq.purpose for sq in new]
+
+
 async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngine) -> None:
     plan = await engine.plan("Which requests does the middleware redirect?", ["web"])
     text = "# Introduction\n\nThe middleware redirects every plain http request to https."
