@@ -75,11 +75,16 @@ def search_calls(
 
 
 def _fitted(text: str, most: int | None) -> str:
-    """The query cut at a word to the tool's limit (GitHub's search takes 256 characters)."""
+    """The query cut to the tool's limit (GitHub's search takes 256 characters), at a word
+    unless that would lose more than half of it."""
+    text = text.strip()
     if most is None or len(text) <= most:
         return text
-    cut = text[: most + 1].rsplit(None, 1)[0] if " " in text[:most] else text[:most]
-    return cut[:most].rstrip()
+    cut = text[:most]
+    if not text[most].isspace() and " " in cut.strip():
+        at_word = cut.rsplit(None, 1)[0]
+        cut = at_word if len(at_word) >= most // 2 else cut
+    return cut.rstrip()
 
 
 def _call(server: str, tool: str) -> SearchCall | None:

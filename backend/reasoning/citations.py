@@ -10,7 +10,7 @@ marker) shares more content words with a failed quote than with any good one.
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Any
 
 from backend.reasoning.models import Citation, Source
 from backend.reasoning.offline.text import content_stems
@@ -21,24 +21,15 @@ SOURCES_HEADING = "\n## Sources"
 # (numbered from 1: "[0]" is an index, never a source)
 _MARKER = re.compile(r"\[([1-9]\d*)\]")
 _GROUP = re.compile(r"(?:\[[1-9]\d*\])+")
-# A subscript of a name written without backticks ("paths like $.a_list[1]"): not a marker
-_SUBSCRIPTED: Final = re.compile(r"\S*[_$]\w*$")
+
 # Code in the report (`del SECRET_KEYS[0]`, fenced blocks): its "[0]" indexes a list
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 
 
 def _without_code(text: str) -> str:
-    """The text with its code spans and blocks blanked out, offsets kept, and subscripts of
-    names written in prose too: a marker is found only in prose."""
-    text = _CODE.sub(lambda m: " " * len(m.group(0)), text)
-    return _GROUP.sub(
-        lambda m: (
-            " " * len(m.group(0))
-            if _SUBSCRIPTED.search(text[max(0, m.start() - 80) : m.start()])
-            else m.group(0)
-        ),
-        text,
-    )
+    """The text with its code spans and blocks blanked out, offsets kept: a marker is found
+    only in prose."""
+    return _CODE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _problem(citation: Citation, sources: dict[str, Source]) -> str | None:

@@ -926,10 +926,10 @@ def default_without_the_set_value(question: str, passage: str) -> bool:
     return bool(_SETS_A_VALUE.search(question)) and bool(_BY_DEFAULT_OPENING.match(plain(passage)))
 
 
-# A thing used: "use the `pytest.mark.anyio` marker", "with a custom decorator"
+# A thing used: "use the `pytest.mark.anyio` marker on each test", "with a custom decorator"
 _USED: Final = re.compile(
     r"\b(?:use|uses|using|add|adding|apply|applying|with|via)\s+"
-    r"(?:(?:the|a|an|your|its)\s+)?(?P<what>(?:(?:`[^`]+`|[\w.-]+)\s+){0,2}[a-z]+)\b",
+    r"(?:(?:the|a|an|your|its)\s+)?(?P<what>(?:(?:`[^`]+`|[\w.-]+)\s*){1,3})",
     re.I,
 )
 
@@ -939,7 +939,9 @@ def _uses_the_avoided(things: tuple[str, ...], passage: str) -> bool:
     (``things``: ``Asked.avoided_things``; "… without a marker?" / "the next best option is to
     use the `pytest.mark.anyio` marker")?"""
     return bool(things) and any(
-        stem(m.group("what").split()[-1].lower()) in things for m in _USED.finditer(passage)
+        stem(w.lower()) in things
+        for m in _USED.finditer(passage)
+        for w in re.findall(r"[A-Za-z]+", re.sub(r"`[^`]+`", " ", m.group("what")))
     )
 
 
@@ -1364,6 +1366,7 @@ def _premise_denial(
     return None
 
 
+_DOTTED_RELEASE: Final = re.compile(r"v?\d+(?:\.(?:\d+|x))+", re.I)  # "25.x", "3.10"
 _RELEASE_WORDS: Final = frozenset(stem(w) for w in ("release", "releases", "version", "versions"))
 # A premise saying a thing is gone: "cattrs dropped detailed validation", "X was removed"
 _SAID_GONE: Final = re.compile(
@@ -1372,8 +1375,8 @@ _SAID_GONE: Final = re.compile(
 )
 # Said to be there: "this mode is enabled by default", "is still supported"
 _THERE: Final = re.compile(
-    r"\b(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:enabled|on|supported|available|"
-    r"the default)\b(?:\s+by\s+default)?",
+    r"\b(?:is|are)\s+(?:now\s+|still\s+|also\s+)?(?:enabled|supported|available|"
+    r"the default|on by default)\b",
     re.I,
 )
 
@@ -1389,7 +1392,7 @@ def _still_there(stated: str, scored: list[Choice], idf: dict[str, float]) -> Ch
         t
         for t in key_terms(clause)
         if stem(t.lower()) not in gone
-        and not any(ch.isdigit() for ch in t)
+        and not _DOTTED_RELEASE.fullmatch(t)
         and stem(t.lower()) not in _RELEASE_WORDS
     ]
     if len(kept) < PREMISE_TERMS - 1:
@@ -1401,6 +1404,9 @@ def _still_there(stated: str, scored: list[Choice], idf: dict[str, float]) -> Ch
         text = plain(passage.quote)
         if (
             coverage(kept, passage.quote, "", idf) >= DENIAL_FULL_COVERAGE
+            # ("dropped Python 2 support" / "Python 3 support is available": the number named
+            # is the thing itself)
+            and all(re.search(rf"(?<![\w.]){n}(?![\w.])", text) for n in kept if n.isdigit())
             and _THERE.search(text)
             and not has_negation(text)
             and not _GONE.search(text)
@@ -1714,8 +1720,10 @@ _NEXT_CLAUSE: Final = re.compile(
 _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b", re.I)
 
 
+# Where a clause of its own begins or ends: "…, so there is no polling latency" (not at a
+# comma or "and": "Proxies over HTTPS and SOCKS are not supported." is one clause)
 _CLAUSE_END: Final = re.compile(
-    r"[,;!?]|[.:](?=\s|$)|\b(?:so|but|because|while|whereas|and)\b", re.I
+    r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|while|whereas|although|though)\b", re.I
 )
 
 

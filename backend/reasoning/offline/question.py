@@ -711,7 +711,9 @@ _COUNTED: Final = re.compile(
 _AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
 # … and a thing it wants to do without: "… pick up all our async tests without a marker?"
 _AVOIDED_THING: Final = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+([a-z]{3,})\b(?!-)", re.I
+    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+(?:[a-z]+\s+)?"
+    r"(?!(?:need|help|use|ability|chance|way)\b)([a-z]{3,})\b(?!-)",
+    re.I,
 )
 _WHAT_HAPPENS: Final = re.compile(r"^\W*what\s+(?:happens|will happen|would happen)\b", re.I)
 # What comes of it: an error raised, a value returned, a thing dropped or ignored

@@ -140,10 +140,19 @@ def test_an_index_written_in_prose_is_no_citation_marker() -> None:
     citations = [Citation(n=1, source_id="S1", quote="Spring tides occur at new moon.")]
     report = (
         "## Answer\nSpring tides occur at new moon. [1]\n\n## Not covered\n"
-        "- How do I get paths like $.a_list[0] and tide_table[2] in the errors?\n\n"
+        "- How do I get paths like $.a_list[0] in the errors?\n\n"
         "## Sources\n1. Tides\n"
     )
     markdown, kept, counts = check_citations(report, citations, SOURCES)
-    assert "$.a_list[0] and tide_table[2] in" in markdown
+    assert "$.a_list[0] in" in markdown
     assert REMOVED_MARK not in markdown and kept == citations
     assert counts["checked"] == 1 and counts["removed"] == 0
+
+
+def test_a_marker_right_after_a_name_is_still_checked() -> None:
+    # an LLM writes "Set DJANGO_SETTINGS_MODULE[2] first.": [2] must be checked like any other
+    citations = [Citation(n=1, source_id="S1", quote="Spring tides occur at new moon.")]
+    report = "## Answer\nSet DJANGO_SETTINGS_MODULE[2] first. [1]\n\n## Sources\n1. Tides\n"
+    markdown, _, counts = check_citations(report, citations, SOURCES)
+    assert f"DJANGO_SETTINGS_MODULE{REMOVED_MARK}" in markdown
+    assert counts["removed"] == 1

@@ -2189,7 +2189,9 @@ def test_a_way_doing_what_the_question_wants_to_do_without_is_not_the_way(
     [
         ("The next best option is to use the `pytest.mark.anyio` marker:", True),
         ("The marker is applied to each test function.", False),  # no way offered
-        ("Apply the marker with `pytestmark`.", False),  # the marker, then a way round it
+        ("Apply the marker with `pytestmark`.", True),
+        ("You can use a marker to select the tests.", True),  # (the thing, then more words)
+        ("Use the `pytest.mark.anyio` marker on each test.", True),
         ("Setting the `anyio_mode` option in the pytest configuration", False),
     ],
 )
@@ -2275,6 +2277,9 @@ async def test_what_happens_by_default_is_not_what_happens_with_the_value_the_as
             ["line-ranges", "pyproject.toml"],
             True,
         ),
+        # (a comma or "and" inside the clause does not cut its subject off)
+        ("Proxies over HTTPS and SOCKS are not supported.", ["https", "proxy"], True),
+        ("HTTPS proxies, unfortunately, are not supported.", ["https", "proxy"], True),
     ],
 )
 def test_what_is_said_not_to_be_must_be_what_the_question_asks_about(
@@ -2348,6 +2353,13 @@ async def test_a_premise_that_a_thing_was_dropped_is_denied_by_its_being_on(
     )
     denied = (await _pick(engine, said, docs)).denial
     assert denied is not None and "enabled by default" in denied.passage.quote
+    # … nor by another release's support, nor by what is merely "on" a roadmap
+    other = [("Python", "Python 3 support is available since attrs 17.1.")]
+    two = "Since attrs dropped Python 2 support, how do I keep my old code running?"
+    assert (await _pick(engine, two, [sectioned("S2", "Python", other)])).denial is None
+    roadmap = [("Storage", "The Redis storage backend is on the roadmap for removal.")]
+    redis = "Since huey dropped the Redis storage backend, which one should I move to?"
+    assert (await _pick(engine, redis, [sectioned("S3", "Storage", roadmap)])).denial is None
     # … and not a premise that keeps it
     kept = "Since cattrs has detailed validation, how do I get every field's error with its path?"
     assert (await _pick(engine, kept, docs)).denial is None
