@@ -479,7 +479,8 @@ def choose(
         hops = []
     # A question that sets a scene first is also compared by its asking part alone (last
     # column): "When testing with CliRunner, how do I answer the prompts?" is about prompts.
-    asking = [asking_part(plan.query, phrases=False)] if asked.focus else []
+    asking_alone = asking_part(plan.query, phrases=False)
+    asking = [asking_alone] if asked.focus else []
     searches = [plan.query, *(sq.text for sq in hops), *asking]
     # A sentence is read with the heading it sits under ("Used to add a single background task
     # to a response." under "BackgroundTask"), and as it stands: the mean of the two cosines.
@@ -535,12 +536,11 @@ def choose(
         # (a name only the scene gives, "On SqliteHuey, tasks … sit for seconds. What are the
         # consumer's default polling interval …?", says where the asker is: a passage naming
         # it comes first only when it scores close to the best)
-        in_ask = identifiers(asking_part(plan.query, phrases=False))
+        in_ask = identifiers(asking_alone)
         if about and (in_ask or about[0].score >= scored[0].score - SCENE_NAME_MARGIN):
             scored = about + [c for c in scored if c not in about]
     scored = _asked_release_first(scored, plan.query)
     # the names a value must be said of: those of the ask, when a scene comes before it
-    asking_alone = asking_part(plan.query, phrases=False)
     # ("… define an event_loop fixture. In which version did that fixture get removed?":
     # the ask's "that fixture" is the scene's)
     value_named = (
@@ -552,7 +552,7 @@ def choose(
         # (an acronym only the scene carried into a later ask says where the asker is: "… hard
         # to read in CI logs. … What is it set to by default?")
         ask is None or not _ACRONYM.fullmatch(name) or name in ask
-        for name in unknown_names(asking_part(plan.query, phrases=False), known or sources)
+        for name in unknown_names(asking_alone, known or sources)
     )
 
     def answers(choice: Choice) -> bool:
@@ -1705,7 +1705,11 @@ def _denial(
             (about_it or choice.coverage >= DENIAL_FULL_COVERAGE)
             and near
             and denies(passage.quote)
-            and (_gone_said(passage.quote) or _denies_what_is_asked(passage.quote, asked.terms))
+            # (a removal is said of a named thing; "cannot"/"there is no", of its own clause)
+            and (
+                not denies(passage.quote, gone=False)
+                or _denies_what_is_asked(passage.quote, asked.terms)
+            )
             and not _way_around(passage.quote, asked.terms)
             and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
@@ -1725,11 +1729,6 @@ _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b"
 _CLAUSE_END: Final = re.compile(
     r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|while|whereas|although|though)\b", re.I
 )
-
-
-def _gone_said(sentence: str) -> bool:
-    """Does the sentence say something is gone (removed, deprecated, no longer …)?"""
-    return denies(sentence) and not denies(sentence, gone=False)
 
 
 def _denies_what_is_asked(sentence: str, terms: list[str]) -> bool:
