@@ -190,6 +190,14 @@ CORPORA = {
         docs="docs",
         suffixes=(".rst",),
     ),
+    "trio": Corpus(
+        package="trio",
+        version="0.35.0",  # reStructuredText; much of the API is autodoc, so not in the files
+        sha256="7efb295c78a0ecd1235c5759e620b5da564ca80d2efcb0055423588547248b96",
+        docs="docs/source",
+        suffixes=(".rst",),
+        skip=("history.rst",),
+    ),
 }
 
 
