@@ -163,7 +163,9 @@ _CANNOT_BE: Final = re.compile(
 # Saying it is gone: removed, dropped, deprecated, no longer there. This is said of a named
 # thing ("`UJSONResponse` was removed"), and denies a question only about that thing.
 _GONE: Final = re.compile(
-    r"\b(?:no longer\b|(?:was|were|has been|have been|is being|been) (?:removed|dropped|"
+    # ("`MultiError` itself has been fully removed")
+    r"\b(?:no longer\b|(?:was|were|has been|have been|is being|been) "
+    r"(?:(?:fully|completely|entirely|now|finally|since|already)\s+)?(?:removed|dropped|"
     r"deprecated|retired|discontinued)|\bdeprecated\b)"
     r"|^\W*(?:remove|removed|drop|dropped|deprecate|deprecated)\s"
     # "`fields.FormattedString` field is removed.": a thing named in code is gone
@@ -265,6 +267,11 @@ def _gone_named(
 # "… the `decode_responses=True` argument of the Redis connection is not currently supported."
 _UNSUPPORTED: Final = re.compile(
     r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?supported\b|\bunsupported\b", re.I
+)
+# "`communicate` is not provided as a method on `Process` objects": the thing named is not there
+_NOT_PROVIDED: Final = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?(?:provided|supported|available|implemented)\b",
+    re.I,
 )
 # "The `policy` option was replaced with `loop_factory`.": it is gone, something else in its place
 _REPLACED: Final = re.compile(
@@ -864,6 +871,12 @@ def _score(
             default=cov,
         )
     cue = holds_cue(asked, passage.quote, passage.is_code) or (listing and lists_in_code(passage))
+    if cue and asked.denied:
+        # "Which socket methods won't be available?": the list of what is not ("… the
+        # following attributes are not supported:"), not of what is the same
+        k = next((n for n, t in enumerate(passage.sentences) if t.rstrip().endswith(":")), 0)
+        lead = plain(" ".join(passage.sentences[: k + 1]))
+        cue = bool(_CANNOT_BE.search(lead) or _GONE.search(lead) or _REFUSED.search(lead))
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
@@ -883,8 +896,14 @@ def _score(
     action = _action(asked_question) if asked.how_to and column == 0 else ""
     if action and not _holds(part_stems(f"{passage.section}\n{passage.quote}"), action):
         score *= ACTION_FACTOR
-    if asked.how_to and _SYMPTOM.search(passage.lead or plain(passage.quote)):
-        score *= SYMPTOM_FACTOR  # the error the asker already sees is not how to get past it
+    if asked.how_to and (
+        _SYMPTOM.search(passage.lead or plain(passage.quote))
+        or _SUPPOSED.match(plain(passage.sentences[0]))
+    ):
+        # the error the asker already sees is not how to get past it; nor is a trouble the
+        # documents suppose ("Now suppose that the remote server stops responding, so our
+        # call … hangs forever." for "How do I let that cleanup call actually run …?")
+        score *= SYMPTOM_FACTOR
     if asked.how_to and column == 0 and not _names_means(passage):
         score *= NO_MEANS_FACTOR
     if asked.how_to and asked.avoided and _does_the_avoided(asked.avoided, plain(passage.quote)):
@@ -989,6 +1008,22 @@ _SYMPTOM: Final = re.compile(
     r"\byou(?:'ll|\s+will|\s+may|\s+might|\s+would)?\s+(?:likely\s+|probably\s+)?"
     r"(?:see|get|encounter|receive)\s+(?:an?\s+)?(?:error|exception|warning|traceback)"
     r"|\b(?:error|exception|traceback)\s+(?:like|such as)\s+(?:this|the following)\b",
+    re.I,
+)
+
+
+# What a list of things that are not says of them, besides "not supported"/"removed"
+_REFUSED: Final = re.compile(
+    r"\b(?:(?:is|are)\s+not|isn't|aren't)\s+(?:accepted|allowed|permitted|recogni[sz]ed|"
+    r"handled|included|provided)\b|\b(?:missing|unavailable|rejected|forbidden|disallowed)\b",
+    re.I,
+)
+
+
+# A trouble set up to be solved: "Now suppose that …", "For example, imagine that …"
+_SUPPOSED: Final = re.compile(
+    r"^\W*(?:(?:now|so|but|and|for example|for instance)\W+)*"
+    r"(?:suppose|imagine|let's say|let us say|pretend)\b",
     re.I,
 )
 
@@ -1623,13 +1658,30 @@ def _denial(
         return premised
     # ("… certificates with the hostname only in the CN field, with no SAN." describes the
     # asker's setup: a thing they lack, not a statement the question negates)
-    if has_negation(_LACKING.sub(" ", question)):
-        return None
+    negated = has_negation(_LACKING.sub(" ", question))
     # "When was X removed?" asks about the removal itself (the asking part: "… still uses the
     # main settings. What's the correct way to name that section?" asks no change)
     ask = asking_part(question, phrases=False) or question
     if _CANNOT_BE.search(ask) or _GONE.search(ask) or _ASKS_ABOUT_CHANGE.search(ask):
         return None
+    asked_names = identifiers(ask)
+    if negated:
+        # A question holding a negation of its own is denied only by code its ask uses, said
+        # to be gone or not provided ("… pass a timeout to its communicate() method so we
+        # don't wait on it forever?" / "`communicate` is not provided as a method on …").
+        return next(
+            (
+                c
+                for c in scored
+                if len(c.passage.sentences) == 1
+                and not c.passage.is_code
+                and (
+                    _gone_named(c.passage.quote, asked_names)
+                    or _gone_named(c.passage.quote, asked_names, said=_NOT_PROVIDED)
+                )
+            ),
+            None,
+        )
     known = [t for t in dict.fromkeys(asked.terms) if stem(t.lower()) in idf]
     if len(known) < 2:
         return None  # one shared word ("What does structlog do with each?") is chance
@@ -1666,7 +1718,11 @@ def _denial(
         ):
             return choice
         if not passage.is_code and (
-            _gone_named(passage.quote, named) or _gone_named(passage.quote, named, said=_REPLACED)
+            _gone_named(passage.quote, named)
+            or _gone_named(passage.quote, named, said=_REPLACED)
+            # "… pass a timeout to its communicate() method …?" / "`communicate` is not
+            # provided as a method on `Process` objects": code the ask itself uses
+            or _gone_named(passage.quote, asked_names, said=_NOT_PROVIDED)
         ):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds

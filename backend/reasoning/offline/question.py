@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from backend.reasoning.offline.markup import without_bullets
+from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.synonyms import (
     DEFAULT_TERM,
     about_default_setup,
@@ -108,6 +109,8 @@ _LIST: Final = re.compile(
     r"[\w-]+s(?<!ss)(?<!us)(?<!is)(?:\s+of\s+(?:the\s+)?[\w.`'-]+)?\s+"
     r"(?:are|were|can|do|does|did|will|"
     r"should|must|have|has|is|am|may|could"
+    # "Which familiar socket methods won't be available …?" ("can't", "don't": above)
+    r"|won|wouldn|aren|isn|doesn|didn|shouldn"
     # "Which alternative worker classes ship with RQ?": what exists, each of them
     r"|ship|come|exist)\b"
     r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
@@ -367,6 +370,9 @@ class Asked:
     # "Both define a command with the same name. Which one gets run?": which of two that
     # clash wins, stated as precedence ("the first source wins").
     precedence: bool = False
+    # "Which socket methods won't be available …?": a list of what is not (unsupported,
+    # missing, refused); a list of what is answers the opposite
+    denied: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -540,7 +546,16 @@ def analyse(question: str) -> Asked:
             dict.fromkeys(stem(v.lower()) for v in _AVOIDED_THING.findall(question))
         ),
         outcome=kind == "how" and bool(_WHAT_HAPPENS.match(q)),
+        denied=kind == "list" and has_negation(_SUBORDINATE.split(asks)[0]),
     )
+
+
+# Where the main clause of an ask ends: "Which processors does structlog run by default, when
+# I don't configure anything?" lists what runs (the negation is the condition's)
+_SUBORDINATE: Final = re.compile(
+    r",|\b(?:when|whenever|if|unless|without|once|after|before|because|so that|while|until)\b",
+    re.I,
+)
 
 
 _QUOTED: Final = re.compile(r'"([^"\n]{2,40})"|`([^`\n]{2,60})`')

@@ -34,6 +34,7 @@ _GROUPS: Final = (
     "allow permit let",
     "disable deactivate",
     "enable activate",
+    "available supported",  # "won't be available" / "are not supported"
     "pick choose select",
     "keep retain preserve",
     "combine merge join",

@@ -2550,3 +2550,94 @@ def test_a_name_leading_a_dotted_code_name_is_known_but_a_file_extension_is_not(
     question = "What keyword arguments does Jinja pass to the JSON dump function?"
     assert "JSON" not in unknown_names(question, [api])
     assert unknown_names("How do I get an HTML report?", [api]) == ["HTML"]
+
+
+def test_a_thing_said_fully_removed_is_gone() -> None:
+    sentence = (
+        "We currently support a compatibility argument `strict_exception_groups=False` to "
+        "`trio.run`, which restores the old behavior (although `MultiError` itself has been "
+        "fully removed)."
+    )
+    assert _gone_named(sentence, ["trio.MultiError", "MultiError"])
+    assert not _gone_named(sentence.replace("removed", "documented"), ["MultiError"])
+
+
+SUBPROCESS = (
+    "`communicate` is not provided as a method on `Process` objects; call `run_process` "
+    "normally for simple capturing, or write the loop yourself if you have unusual needs.\n\n"
+    "`run_process` runs a process to completion and can capture its output."
+)
+
+
+async def test_code_the_ask_uses_said_not_provided_denies_a_question_with_a_negation(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "A child process we start with open_process sometimes hangs. What's the right way to "
+        "pass a timeout to its communicate() method so we don't wait on it forever?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Subprocesses", SUBPROCESS)])
+    assert pick.denial is not None
+    assert "is not provided" in pick.denial.passage.text
+    # a method the ask does not use, said not provided, denies nothing
+    other = SUBPROCESS.replace("`communicate` is", "`kill_tree` is")
+    pick = await _pick(engine, question, [source("S1", "Subprocesses", other)])
+    assert pick.denial is None
+
+
+CLEANUP = (
+    "Now suppose that the remote server stops responding, so our call to "
+    "`await conn.send_hello_msg()` hangs forever, and the goodbye call in the finally block "
+    "is cancelled too.\n\n"
+    "If you really want to make another blocking call in your cleanup handler, create a new "
+    "scope and set its `shield` attribute to `True`, with a timeout of its own."
+)
+
+
+async def test_a_trouble_the_documents_suppose_is_not_how_to_get_past_it(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "Our wrapper does `await conn.send_goodbye_msg()` in a finally block. When the timeout "
+        "fires, the goodbye call is cancelled too. How do I let that cleanup call actually run?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Cancellation", CLEANUP)])
+    assert pick.best is not None
+    assert pick.best.passage.text.startswith("If you really want")  # not after the trouble
+
+
+SOCKETS = (
+    "Trio socket objects are similar to the standard library's, with these differences.\n\n"
+    "The following methods are identical to their equivalents in `socket.socket`:\n\n"
+    "- `family`\n- `fileno`\n- `getsockname`\n- `setsockopt`\n\n"
+    "The following socket methods are not supported:\n\n"
+    "- `setblocking`\n- `settimeout`\n- `makefile`\n- `sendall`\n"
+)
+
+
+async def test_a_list_of_what_is_not_answers_which_ones_wont_be_there(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm porting a client from the stdlib socket module. Which socket methods won't be "
+        "available on Trio's socket objects?"
+    )
+    assert analyse(question).denied
+    pick = await _pick(engine, question, [source("S1", "Sockets", SOCKETS)])
+    assert pick.found and pick.best is not None
+    assert "setblocking" in pick.best.passage.text
+    assert "fileno" not in pick.best.passage.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which processors does structlog run by default, in order, when I don't configure "
+        "anything?",
+        "Which global functions can I call in any template, without registering anything?",
+        "Which socket methods are available on Trio's socket objects?",
+    ],
+)
+def test_a_negation_in_the_asks_condition_is_no_list_of_what_is_not(question: str) -> None:
+    assert analyse(question).kind == "list"
+    assert not analyse(question).denied
