@@ -754,8 +754,8 @@ _UNIT: Final = re.compile(
     re.I,
 )
 _NUMBER_WORD: Final = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-    r"fifty|sixty|seventy|eighty|ninety|hundred|"
+    r"\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+    r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
     r"thousand|million)\b",
     re.I,
 )
@@ -846,6 +846,9 @@ _PRECEDENCE_STATED: Final = re.compile(
 )
 
 
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])|\n+")
+
+
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     """Does the passage hold the kind of thing the question asks for? (A lead-in with its
     code answers a "how".)"""
@@ -863,6 +866,14 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return True  # the default, given, is the list asked for ("The default value is `[…]`")
     if asked.default_setup and not about_default_setup(passage):
         return False  # "I haven't configured anything": what happens by default, not otherwise
+    if asked.kind == "number" and asked.about_default:
+        # the number is the default's, said in one sentence with it: "… 100,000 threads are
+        # spawned …. … this is how `run_sync` works by default." gives no default count
+        return any(
+            _counts(asked, s)
+            and (_DEFAULT_VALUE.search(_without_asked_names(asked, s)) or _defaults_to(s))
+            for s in _SENTENCE_END.split(passage)
+        )
     if asked.kind == "number":
         return _counts(asked, passage)
     if asked.release:  # "in July 2018 we came up with `attr.define`" names no release

@@ -777,3 +777,16 @@ def test_what_one_gets_back_is_what_is_returned() -> None:
     terms = analyse("What do I get back from calling send() on a signal?").terms
     assert "return" in terms and "back" not in terms
     assert "back" in analyse("How do I roll the migration back?").terms
+
+
+def test_a_default_count_is_said_in_one_sentence_with_the_default() -> None:
+    asked = analyse("Out of the box, how many worker threads can run_sync have running at once?")
+    assert asked.kind == "number" and asked.about_default
+    example = (
+        "Having a fixed size avoids a situation where 100,000 jobs are submitted and 100,000 "
+        "threads are spawned. This is how `run_sync` works by default."
+    )
+    assert not holds_cue(asked, example)
+    assert holds_cue(asked, "By default, at most 40 worker threads run at once.")
+    asked = analyse("How many attempts does the testing mode allow by default?")
+    assert holds_cue(asked, "The testing mode caps retries -- by default to a single attempt.")
