@@ -616,11 +616,14 @@ def _naming(
         return chosen
     # "`WriteLogger` writes log entries atomically" says what WriteLogger does; "you must use
     # `WriteLogger` instead of `PrintLogger`" says what the reader should do.
+    # ("Now try replacing `open_memory_channel(math.inf)` with `open_memory_channel(0)`" is
+    # about both sides: it speaks for neither)
     subject = (
         c
         for c in named
         if c.score >= SUBJECT_SHARE * chosen.score
         and (_is_subject(c.passage.quote, side, others) or _headed_by(c.passage, side))
+        and not any(_names(c.passage.text, o) for o in others or [])
     )
     return next(subject, chosen)
 

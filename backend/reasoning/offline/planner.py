@@ -74,7 +74,9 @@ _CODE_LOOK: Final = re.compile(
 )
 # A code identifier is a name even in lower case: `follow_redirects`, Client.send(), httpx.get.
 _IDENTIFIER: Final = re.compile(
-    r"`[^`]+`|(?<![\w.])\.?\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
+    # (a call with a short argument first: "open_memory_channel(0)", "…(math.inf)")
+    r"`[^`]+`|(?<![\w.=])\.?[A-Za-z_]\w*(?:\.\w+)*\([^()\s,=]{1,30}\)"
+    r"|(?<![\w.])\.?\w+(?:\.\w+)*\(\)|\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*)+\b|\b[a-z]+_\w+\b"
     r"|\b[a-z]+[A-Z]\w*\b"
     # A template tag ("{% include %}") and a subscript ("foo['bar']") are code too.
     r"|\{[%{]-?[^%{}]+?-?[%}]\}|\b\w+\[[^\]\s]+\]"
@@ -426,6 +428,13 @@ def comparison_sub_queries(query: str, entities: list[str]) -> Pieces:
     (the words of the comparison itself left out)."""
     asked = re.sub(r"\bin terms of\b", " ", query, flags=re.I)
     terms = [t for t in key_terms(asked, exclude=entities) if t not in _COMPARING]
+    # A scene's words ("I'm sizing a memory channel between a fast log producer and a slow
+    # uploader.") outweigh what is asked of each side ("how send() behaves"): the ask's own
+    # words, when it has some besides the sides
+    ask = _ask_alone(query)
+    asked_own = [t for t in key_terms(ask, exclude=entities) if t not in _COMPARING] if ask else []
+    if len(asked_own) >= 2:
+        terms = asked_own
     if not terms:  # "Which is faster, X or Y?": the comparative is all there is to say
         named = {w for e in entities for w in words(e)}
         terms = [w for w in words(query) if w in COMPARATIVE_WORDS and w not in named][:1]

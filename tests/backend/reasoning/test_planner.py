@@ -140,6 +140,19 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         ["to_thread.run_sync way offload", "to_process.run_sync way offload"],
     ),
+    # Calls with an argument are the sides, and a scene's words are left to the question
+    (
+        "I'm sizing a memory channel between a fast log producer and a slow uploader. What's "
+        "the difference in how send() behaves with open_memory_channel(0) versus "
+        "open_memory_channel(math.inf)?",
+        "comparison",
+        [
+            "What's the difference in how send() behaves with open_memory_channel(0) versus "
+            "open_memory_channel(math.inf)?",
+            "open_memory_channel(0) send behaves",
+            "open_memory_channel(math.inf) send behaves",
+        ],
+    ),
     ("Should my validator return `True` or `False`?", "simple", []),
     ("How do I install PrintLogger and WriteLogger?", "simple", []),
     # Shapes that look like comparisons but whose sides are not nameable things.

@@ -927,3 +927,24 @@ def test_a_statement_begun_inside_a_parenthesis_is_a_fragment_not_a_finding() ->
     assert not _complete(cut)
     assert _complete("The model was given up (it timed out twice).")
     assert _complete("Pick one: a) the default, or b) a path of your own.")
+
+
+def test_a_sentence_naming_both_sides_speaks_for_neither() -> None:
+    from backend.reasoning.offline.answer import _naming
+    from backend.reasoning.offline.passages import passages
+    from backend.reasoning.offline.pick import Choice, Pick
+
+    text = (
+        "Now try replacing `open_memory_channel(math.inf)` with `open_memory_channel(0)`.\n\n"
+        "At the other extreme, you can make the buffer unbounded by using "
+        "`open_memory_channel(math.inf)`. In this case, `send` always returns immediately."
+    )
+    doc = source("S1", "Channels", text)
+    found = {p.quote: p for p in passages(doc)}
+    both = found["Now try replacing `open_memory_channel(math.inf)` with `open_memory_channel(0)`."]
+    one = next(p for q, p in found.items() if q.startswith("At the other") and "immediately" in q)
+    # the best names it late; the one naming it first also names the other side
+    ranked = [Choice(one, 0.60, 0.5, 0.4, True), Choice(both, 0.59, 0.5, 0.3, True)]
+    pick = Pick(ranked[0], True, None, ranked)
+    chosen = _naming(pick, "open_memory_channel(math.inf)", [], ["open_memory_channel(0)"])
+    assert chosen is not None and chosen.passage is one
