@@ -247,7 +247,11 @@ def _gone_named(
         return any(re.search(pattern, span) for span in re.findall(r"`([^`]+)`", before))
 
     for m in said.finditer(text):
-        before = text[: m.end()]
+        # (what is gone is named in the verb's own clause: "… to `trio.run`, which restores
+        # the old behavior (although `MultiError` itself has been fully removed)" keeps
+        # `trio.run`)
+        opened = [c.end() for c in _CLAUSE_OPENER.finditer(text[: m.start()])]
+        before = text[opened[-1] if opened else 0 : m.end()]
         if not _CONDITION.search(text[: m.start()]) and any(named(before, n) for n in names):
             return True
     if said is not _GONE:
@@ -262,6 +266,9 @@ def _gone_named(
     gone = opening.group("gone")
     gone = next(iter(re.findall(r"`[^`]+`", gone)), gone)
     return any(named(gone, n) for n in names)
+
+
+_CLAUSE_OPENER: Final = re.compile(r"\(|;|\b(?:although|though|whereas|but|which|while)\b", re.I)
 
 
 # "… the `decode_responses=True` argument of the Redis connection is not currently supported."

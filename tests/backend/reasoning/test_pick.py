@@ -2560,6 +2560,7 @@ def test_a_thing_said_fully_removed_is_gone() -> None:
     )
     assert _gone_named(sentence, ["trio.MultiError", "MultiError"])
     assert not _gone_named(sentence.replace("removed", "documented"), ["MultiError"])
+    assert not _gone_named(sentence, ["trio.run"])  # named before, in another clause
 
 
 SUBPROCESS = (
