@@ -339,6 +339,12 @@ _CODE_HEADING: Final = re.compile(
     r"^`?(?:[A-Za-z_]\w*[_.]\w*[\w.]*|[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*"
     r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)`?$"
 )
+# A command-line option's entry (`.. option:: -T INT, --command-timeout=INT`): its flags
+_OPTION_HEADING: Final = re.compile(
+    r"^`?-{1,2}[A-Za-z0-9][\w-]*(?:[ =][A-Z_<>\[\]]+)?"
+    r"(?:,\s*-{1,2}[A-Za-z0-9][\w-]*(?:[ =][A-Z_<>\[\]]+)?)*`?$"
+)
+_FLAG: Final = re.compile(r"(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*")
 
 
 def named_by_heading(passage: Passage) -> str:
@@ -352,10 +358,15 @@ def named_by_heading(passage: Passage) -> str:
         # A changelog's entry is of the release it is listed under ("1.3.0 - 2025-11-10 /
         # Removed": "Support for Python 3.9"), which it seldom names itself.
         return "" if release.group("number") in passage.text else heading
+    shown = plain(passage.text).lower()
+    if not passage.label and _OPTION_HEADING.match(heading):
+        # "Set a default command execution timeout of INT seconds." under
+        # `-T INT, --command-timeout=INT`: the flags are what a reader asked for
+        flags = _FLAG.findall(heading)
+        return "" if any(f.lower() in shown for f in flags) else heading.strip("`")
     if not passage.label and not _CODE_HEADING.match(heading):
         return ""
     name = heading.strip("`")
-    shown = plain(passage.text).lower()
     if name.lower() in shown or name.rsplit(".", 1)[-1].lower() in shown:
         return ""
     return name

@@ -618,3 +618,21 @@ def test_a_four_line_example_is_shown_whole() -> None:
     shown = shown_for(coded, ["debugger", "accept", "host", "name"])
     assert "DebuggedApplication(app, evalex=True)" in shown and "trusted_hosts" in shown
     assert "run_simple" in shown
+
+
+def test_a_passage_under_a_command_line_options_entry_is_shown_with_its_flags() -> None:
+    timeout = "Set a default command execution timeout of INT seconds."
+    pyc = "By default, Invoke disables bytecode caching. The `--write-pyc` flag turns it on."
+    doc = sectioned(
+        "S1",
+        "Command-line",
+        [("`-T INT, --command-timeout=INT`", timeout), ("`--write-pyc`", pyc), ("Flags", timeout)],
+    )
+    by_section = {(p.section, p.quote): p for p in passages(doc)}
+    assert named_by_heading(by_section["`-T INT, --command-timeout=INT`", timeout]) == (
+        "-T INT, --command-timeout=INT"
+    )
+    # the passage names its flag already; a plain heading names none
+    wrote = next(p for (s, q), p in by_section.items() if s == "`--write-pyc`" and "flag" in q)
+    assert named_by_heading(wrote) == ""
+    assert named_by_heading(by_section["Flags", timeout]) == ""
