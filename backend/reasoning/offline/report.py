@@ -29,7 +29,7 @@ from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable
-from backend.reasoning.offline.question import analyse
+from backend.reasoning.offline.question import analyse, asking_part
 from backend.reasoning.offline.text import content_stems, split_sentences
 from marsa_common.text import MIN_QUOTE_WORDS
 
@@ -247,7 +247,9 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
         # (as the answer says: only part of it when some part was found)
         partly = any(part.found for part in answer.parts)
         said = "answer only part of it" if partly else "do not answer it"
-        lines.append(f"- {plan.query} The documents found {said}.")
+        # what is asked, not the scene the asker sets before it (the answer above has it)
+        asked = asking_part(plan.query, phrases=False) or plan.query
+        lines.append(f"- {asked.strip()} The documents found {said}.")
     covered = {c.sub_query_id for c in claims}
     for sq in plan.sub_queries:
         if sq.purpose in ("whole question", "asking part", "expanded") or sq.id in covered:

@@ -719,6 +719,13 @@ async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEn
     assert _not_covered(plan, [], partly)[0].endswith("The documents found answer only part of it.")
     nothing = Answer("", [], found=False)
     assert _not_covered(plan, [], nothing)[0].endswith("The documents found do not answer it.")
+    # what is asked, without the scene set before it
+    plan = await engine.plan(
+        "We run nightly lint jobs on a big monorepo. Can the tasks run in parallel?", ["docs"]
+    )
+    assert _not_covered(plan, [], nothing)[0] == (
+        "- Can the tasks run in parallel? The documents found do not answer it."
+    )
 
 
 OPTIONAL_DEPENDENCIES = (
