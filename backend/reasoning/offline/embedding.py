@@ -39,7 +39,9 @@ class SentenceVectors:
             missing = sorted({t for t in texts if t not in self._cache})
             if missing:
                 if len(self._cache) + len(missing) > self._max_cached:
+                    # (full: start again, with every text of this call, not only the new ones)
                     self._cache.clear()
+                    missing = sorted(set(texts))
                 for text, row in zip(missing, self.embedder.embed(missing), strict=True):
                     self._cache[text] = row
             if not texts:
