@@ -1719,7 +1719,7 @@ def _denial(
             and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
-            and _denies_what_is_asked(passage.quote, asked.terms)
+            and _denies_what_is_asked(passage.quote, asked.terms, asked.wants)
             and not _way_around(passage.quote, asked.terms, gone=False)
             and not _by_other_means(passage.quote, question)
         ):
@@ -1771,7 +1771,7 @@ def _denial(
             # (a removal is said of a named thing; "cannot"/"there is no", of its own clause)
             and (
                 not denies(passage.quote, gone=False)
-                or _denies_what_is_asked(passage.quote, asked.terms)
+                or _denies_what_is_asked(passage.quote, asked.terms, asked.wants)
             )
             and not _way_around(passage.quote, asked.terms)
             and not _by_other_means(passage.quote, question)
@@ -1790,11 +1790,13 @@ _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b"
 # Where a clause of its own begins or ends: "…, so there is no polling latency" (not at a
 # comma or "and": "Proxies over HTTPS and SOCKS are not supported." is one clause)
 _CLAUSE_END: Final = re.compile(
-    r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|while|whereas|although|though)\b", re.I
+    r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|since|while|whereas|although|though)\b", re.I
 )
 
 
-def _denies_what_is_asked(sentence: str, terms: list[str]) -> bool:
+def _denies_what_is_asked(
+    sentence: str, terms: list[str], wants: tuple[str, ...] | list[str] = ()
+) -> bool:
     """Is what the sentence says cannot be, or is not there, about a word of the question? Its
     clause holds one: "… so there is no polling latency" denies nothing of "How many Postgres
     connections will that consumer hold?"; "… so it's not possible to modify a context
@@ -1806,7 +1808,12 @@ def _denies_what_is_asked(sentence: str, terms: list[str]) -> bool:
         starts = [b.end() for b in _CLAUSE_END.finditer(text[: m.start()])]
         end = _CLAUSE_END.search(text, m.end())
         clause = part_stems(text[starts[-1] if starts else 0 : end.start() if end else len(text)])
-        if any(_holds(clause, stem(t.lower())) for t in terms):
+        # (asked for a kind of thing, "Which environment variable …?", the clause names that
+        # kind: "… since they don't provide a clean way to nest configuration keys" denies
+        # no variable)
+        if any(_holds(clause, stem(t.lower())) for t in terms) and (
+            not wants or any(_holds(clause, stem(w.lower())) for w in wants)
+        ):
             return True
     return False
 

@@ -2642,3 +2642,17 @@ async def test_a_list_of_what_is_not_answers_which_ones_wont_be_there(
 def test_a_negation_in_the_asks_condition_is_no_list_of_what_is_not(question: str) -> None:
     assert analyse(question).kind == "list"
     assert not analyse(question).denied
+
+
+def test_asked_for_a_kind_of_thing_a_denial_names_that_kind() -> None:
+    asked = analyse(
+        "We keep a per-machine config file outside the repo. Which environment variable tells "
+        "invoke where to find that runtime config file?"
+    )
+    soft = (
+        "Environment variables are a bit different from other configuration-setting methods, "
+        "since they don't provide a clean way to nest configuration keys."
+    )
+    assert not _denies_what_is_asked(soft, asked.terms, asked.wants)
+    plain_no = "There is no environment variable for the runtime config file."
+    assert _denies_what_is_asked(plain_no, asked.terms, asked.wants)
