@@ -273,11 +273,9 @@ _CLAUSE_OPENER: Final = re.compile(r"\(|;|\b(?:although|though|whereas|but|which
 
 # "… the `decode_responses=True` argument of the Redis connection is not currently supported."
 _UNSUPPORTED: Final = re.compile(
-    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?supported\b|\bunsupported\b", re.I
-)
-# "`communicate` is not provided as a method on `Process` objects": the thing named is not there
-_NOT_PROVIDED: Final = re.compile(
-    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?(?:provided|supported|available|implemented)\b",
+    # ("`communicate` is not provided as a method on `Process` objects")
+    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?(?:supported|provided|available|implemented)\b"
+    r"|\bunsupported\b",
     re.I,
 )
 # "The `policy` option was replaced with `loop_factory`.": it is gone, something else in its place
@@ -868,7 +866,7 @@ def _score(
         # and its best item cover, not every word of a long list ("The possible warnings
         # include: …" holds the words of any question about the tool).
         # (the lead-in is the line ending in ':'; sentences before it say what "it" is)
-        k = next((n for n, t in enumerate(passage.sentences) if t.rstrip().endswith(":")), 0)
+        k = _lead_in_end(passage)
         lead, items = " ".join(passage.sentences[: k + 1]), passage.sentences[k + 1 :]
         cov = max(
             (
@@ -881,8 +879,7 @@ def _score(
     if cue and asked.denied:
         # "Which socket methods won't be available?": the list of what is not ("… the
         # following attributes are not supported:"), not of what is the same
-        k = next((n for n, t in enumerate(passage.sentences) if t.rstrip().endswith(":")), 0)
-        lead = plain(" ".join(passage.sentences[: k + 1]))
+        lead = plain(" ".join(passage.sentences[: _lead_in_end(passage) + 1]))
         cue = bool(_CANNOT_BE.search(lead) or _GONE.search(lead) or _REFUSED.search(lead))
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
@@ -921,6 +918,11 @@ def _score(
         score *= AVOIDED_FACTOR  # "… without a marker?" / "… is to use the `pytest.mark.x` marker"
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+def _lead_in_end(passage: Passage) -> int:
+    """The index of a list passage's lead-in line (the one ending in ':'; 0 when none)."""
+    return next((n for n, t in enumerate(passage.sentences) if t.rstrip().endswith(":")), 0)
 
 
 # The way a passage offers: "you can also raise the `BadParameter` error"
@@ -1684,7 +1686,7 @@ def _denial(
                 and not c.passage.is_code
                 and (
                     _gone_named(c.passage.quote, asked_names)
-                    or _gone_named(c.passage.quote, asked_names, said=_NOT_PROVIDED)
+                    or _gone_named(c.passage.quote, asked_names, said=_UNSUPPORTED)
                 )
             ),
             None,
@@ -1729,7 +1731,7 @@ def _denial(
             or _gone_named(passage.quote, named, said=_REPLACED)
             # "… pass a timeout to its communicate() method …?" / "`communicate` is not
             # provided as a method on `Process` objects": code the ask itself uses
-            or _gone_named(passage.quote, asked_names, said=_NOT_PROVIDED)
+            or _gone_named(passage.quote, asked_names, said=_UNSUPPORTED)
         ):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds

@@ -846,9 +846,6 @@ _PRECEDENCE_STATED: Final = re.compile(
 )
 
 
-_SENTENCE_END: Final = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])|\n+")
-
-
 def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     """Does the passage hold the kind of thing the question asks for? (A lead-in with its
     code answers a "how".)"""
@@ -872,7 +869,7 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return any(
             _counts(asked, s)
             and (_DEFAULT_VALUE.search(_without_asked_names(asked, s)) or _defaults_to(s))
-            for s in _SENTENCE_END.split(passage)
+            for s in split_sentences(passage)
         )
     if asked.kind == "number":
         return _counts(asked, passage)
