@@ -38,7 +38,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url) reads as its text
 _MARKUP = re.compile(r"[`*]+|^\s*(?:#{1,6}|>|[-+]|\d+\.)\s+", re.MULTILINE)
 # _word_ and __word__ read as the word; snake_case, `_type` and `__init__` in code stay as written
-_EMPHASIS = re.compile(r"(?<![a-z0-9_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![a-z0-9_])")
+# (upper case too: EVENT_JOB_MAX_INSTANCES is a name, not "EVENT" + emphasis + "MAX_INSTANCES")
+_EMPHASIS = re.compile(r"(?<![A-Za-z0-9_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![A-Za-z0-9_])")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
 

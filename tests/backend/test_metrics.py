@@ -147,6 +147,12 @@ def test_a_phrase_is_found_through_markup_and_line_breaks() -> None:
     assert mentions_phrase("Set `max_age` to\n**2 weeks**.", "max_age to 2 WEEKS")
 
 
+def test_an_upper_case_name_with_underscores_is_not_emphasis() -> None:
+    # "_JOB_" inside EVENT_JOB_MAX_INSTANCES is part of the name, as "_job_" in event_job_x is
+    assert mentions_phrase("Listen for EVENT_JOB_MAX_INSTANCES here.", "EVENT_JOB_MAX_INSTANCES")
+    assert plain_text("A _NOTE_ here") == "a note here"
+
+
 def test_a_phrase_must_stand_as_whole_words() -> None:
     assert not mentions_phrase("status 3080 was sent", "308")
     assert mentions_phrase("status 308, permanent", "308")
