@@ -113,9 +113,15 @@ AUTODOC_OBJECT = re.compile(
 
 def autodoc_text(args: str, body: str) -> str:
     """An autodoc directive as a reader sees it: the object's name as code (its first
-    argument), its body's first paragraph on the same line ("`attrs.validators.max_len`:
-    For example:" then the example), so neither is read without the other."""
-    name = args.split()[0] if args.split() else ""
+    argument), or its signature when one with parameters is written, its body's first
+    paragraph on the same line ("`attrs.validators.max_len`: For example:" then the
+    example), so neither is read without the other."""
+    args = re.sub(r"\\(.)", r"\1", " ".join(args.split()))  # "cycler(\*items)"
+    if "(" in args and args.partition("(")[2].rpartition(")")[0].strip() not in ("", "...", "…"):
+        # "RedisJobStore(db=0, jobs_key='apscheduler.jobs', …)": the built page shows the
+        # parameters and their defaults, often the only place the file gives them
+        return _code_led(args[: args.rindex(")") + 1], body)
+    name = args.split("(")[0].split()[0] if args.split() else ""
     return _code_led(name, body)
 
 

@@ -572,6 +572,20 @@ def test_an_autodoc_object_shows_its_name_with_what_the_file_says_of_it() -> Non
     assert "automodule" not in doc.content.lower() and ":members:" not in doc.content
 
 
+def test_an_autodoc_signature_shows_its_parameters_and_defaults() -> None:
+    text = (
+        b"API\n===\n\n.. autoclass:: RedisJobStore(db=0, jobs_key='apscheduler.jobs', "
+        b"pickle_protocol=pickle.HIGHEST_PROTOCOL, \\**connect_args)\n    :show-inheritance:\n\n"
+        b".. autofunction:: pkg.run()\n"
+    )
+    (doc,) = load_bytes(text, "redis.rst")
+    assert (
+        "`RedisJobStore(db=0, jobs_key='apscheduler.jobs', "
+        "pickle_protocol=pickle.HIGHEST_PROTOCOL, **connect_args)`" in doc.content
+    )
+    assert "`pkg.run`" in doc.content and "show-inheritance" not in doc.content
+
+
 def test_a_myst_autodoc_object_shows_its_name_with_its_body() -> None:
     text = b"# API\n\nIntro {class}`x`.\n\n```{autofunction} pkg.mod.f\n\nIt returns 3.\n```\n"
     (doc,) = load_bytes(text, "api.md")
