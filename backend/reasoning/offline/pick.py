@@ -509,8 +509,7 @@ def choose(
         if heads
         else {}
     )
-    # (a literal with a sign of code in it, not a bare word such as `lint`)
-    literal = tuple(q for q in quoted if re.search(r"[/(=.:{]", q))
+    literal = _literals(quoted)
     scored: list[Choice] = []
     for passage in candidates:
         ways = [(0, asked.terms, 1)]
@@ -530,7 +529,7 @@ def choose(
             asked_there = float(heading_sims.get(passage.section, 0.0)) - HEADING_SIMILARITY
             if asked_there > 0:
                 best.score = round(best.score + HEADING_BONUS * asked_there, 5)
-            if literal and passage.code and _shows(passage, literal):
+            if literal and _shows(passage, literal, inline=True):
                 best.score = round(best.score + QUOTED_BONUS, 5)  # the asker's own literal
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
@@ -626,11 +625,23 @@ def _level_answer(
             for c in scored[1:]
             if c.score >= top.score - LEVEL_MARGIN
             and c.coverage >= max(MIN_COVERAGE, top.coverage)
-            and (_holds_the_ask(asked, c, idf, question) or c.similarity >= top.similarity)
+            and (
+                _holds_the_ask(asked, c, idf, question)
+                or c.similarity >= top.similarity
+                # (the asker's own literal shown: "For example, `day=1, minute=20` is …" for
+                # "add_job(func, 'cron', day=1, minute=20) … when does it run?")
+                or _shows(c.passage, _literals(asked.quoted), inline=True)
+            )
             and answers(c)
         ),
         None,
     )
+
+
+def _literals(quoted: tuple[str, ...]) -> tuple[str, ...]:
+    """The quoted literals with a sign of code in them ("/users/me", "day=1"), not a bare
+    word such as `lint`."""
+    return tuple(q for q in quoted if re.search(r"[/(=.:{*]", q))
 
 
 def _fuller_sibling_first(
@@ -1150,10 +1161,23 @@ def complement(asked: Asked, pick: Pick) -> Choice | None:
     return None
 
 
-def _shows(passage: Passage, quoted: tuple[str, ...]) -> bool:
-    """Does the passage's code hold one of the question's quoted literals?"""
+def _shows(passage: Passage, quoted: tuple[str, ...], inline: bool = False) -> bool:
+    """Does the passage's code (``inline``: or a code span of its prose, "For example,
+    `day=1, minute=20` is …") hold one of the question's quoted literals, as a whole
+    ("day=1" is not in "day=10")?"""
     code = "\n".join(passage.code)
-    return any(q in code for q in quoted)
+    if inline:
+        code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", passage.quote))
+    return any(
+        re.search(
+            ("(?<![\\w])" if q[:1].isalnum() else "")
+            + re.escape(q)
+            + ("(?![\\w])" if q[-1:].isalnum() else ""),
+            code,
+        )
+        for q in quoted
+        if q
+    )
 
 
 # A setting given a value in code: "note = nightly build", "--fail-under=85", "timeout: 5"

@@ -566,8 +566,19 @@ def quoted_code(question: str) -> tuple[str, ...]:
     (``"norway"``, ```y = attr.ib()```), not a bare name of code (the docs use those
     everywhere)."""
     found = [(a or b).strip() for a, b in _QUOTED.findall(question)]
-    found += _URL_PATH.findall(_QUOTED.sub(" ", question))  # "/users/me", "/users/{username}"
+    rest = _QUOTED.sub(" ", question)
+    found += _URL_PATH.findall(rest)  # "/users/me", "/users/{username}"
+    # a call written out without backticks ("add_job(func, 'cron', day=1, minute=20)"): the
+    # values it sets are the asker's own literals, as if quoted ("day=1", "minute=20"), when
+    # it sets two or more (one, "schedule(delay=60)", is any example's)
+    for call in _CALL.finditer(rest):
+        values = [m.group(0) for m in _KEYWORD_VALUE.finditer(call.group("args"))]
+        found += values if len(values) >= 2 else []
     return tuple(dict.fromkeys(f for f in found if f))
+
+
+_CALL: Final = re.compile(r"\b[A-Za-z_][\w.]*\((?P<args>[^()\n]{3,120})\)")
+_KEYWORD_VALUE: Final = re.compile(r"(?<![\w.])[a-z_]\w*=[\w.'\"-]+")
 
 
 # A URL path written out ("My /users/me route …"): a literal, as if quoted

@@ -1551,6 +1551,38 @@ def test_a_passage_level_with_the_best_answers_in_its_place_when_it_holds_more()
     assert _level_answer([best, vague], asked, {"": 1.0}, "q", lambda c: True) is None
 
 
+CRON = (
+    "# cron\n\n## Introduction\n\nTrigger alias for `add_job`: `cron`\n\n"
+    "Unlike with crontab expressions, you can omit fields that you don't need. For example, "
+    "`day=1, minute=20` is equivalent to `day=1, hour='*', minute=20`. The job will then "
+    "execute on the first day of every month at 20 minutes of every hour."
+)
+
+
+def test_a_passage_showing_the_askers_own_call_values_answers_when_level_with_the_best() -> None:
+    question = (
+        "I added a job with add_job(func, 'cron', day=1, minute=20), expecting it to run once "
+        "a month. When does the cron trigger actually run it?"
+    )
+    asked = analyse(question)
+    found = list(passages(source("S1", "cron", CRON)))
+    label = next(p for p in found if p.quote.startswith("Trigger alias"))
+    example = next(p for p in found if p.quote.startswith("For example"))
+    best = Choice(label, 0.530, 0.53, 0.22, True)
+    behind = Choice(example, 0.525, 0.41, 0.30, True)
+    assert _level_answer([best, behind], asked, {"": 1.0}, question, lambda c: True) is behind
+    # … not one showing other values ("day=10" is not "day=1")
+    other = next(
+        p
+        for p in passages(
+            source("S2", "cron", CRON.replace("day=1", "day=10").replace("=20", "=5"))
+        )
+        if p.quote.startswith("For example")
+    )
+    elsewhere = Choice(other, 0.525, 0.41, 0.30, True)
+    assert _level_answer([best, elsewhere], asked, {"": 1.0}, question, lambda c: True) is None
+
+
 def test_a_sibling_close_behind_holding_more_of_the_question_comes_first() -> None:
     terms = ["unknown", "include", "dump_only", "field", "load"]
     opening = "In the context of a web API, the `dump_only` and `load_only` parameters"

@@ -567,6 +567,13 @@ def test_a_url_path_written_out_is_a_literal_as_if_quoted() -> None:
     assert quoted_code("See https://example.com/a/b or ./docs/x, about 1/2 of it.") == ()
 
 
+def test_a_call_written_out_gives_its_keyword_values_as_literals_when_it_sets_two() -> None:
+    question = "I added a job with add_job(func, 'cron', day=1, minute=20), and it runs hourly."
+    assert quoted_code(question) == ("day=1", "minute=20")
+    # one value is any example's ("schedule(delay=60)"); a bare "x=1" in prose is no call
+    assert quoted_code("Calling send.schedule(delay=60) never runs; x=1 and y=2 too.") == ()
+
+
 def test_how_many_per_unit_needs_a_rate() -> None:
     # stamina's docs give backoff times and attempts, no rate: no answer to "per second".
     asked = analyse("How many retries per second does stamina allow before it rate limits?")
