@@ -92,7 +92,9 @@ def split_sentences(text: str) -> list[str]:
         start = 0
         for match in _BOUNDARY.finditer(block):
             end = match.end()
-            if is_abbreviation(block[start : match.start() + 1]):
+            if is_abbreviation(block[start : match.start() + 1]) and not _ends_at_etc(
+                block[start : match.start() + 1], block[end:]
+            ):
                 continue
             if _TRAILING_ASIDE.match(block, end):
                 continue  # "The current iteration of the loop. (0 indexed)" is one statement
@@ -100,6 +102,16 @@ def split_sentences(text: str) -> list[str]:
             start = end
         _append(sentences, block[start:])
     return sentences
+
+
+def _ends_at_etc(before: str, after: str) -> bool:
+    """Does a sentence end at "etc." ("… or the scheduler missing jobs, etc. This is because
+    …"): the next word is a capitalised pronoun pointing back ("This", "It", "They"), which
+    no list goes on with? (Kept to those: a shorter sentence is not always a better one.)"""
+    return before.rstrip().lower().endswith("etc.") and bool(_POINTS_BACK.match(after))
+
+
+_POINTS_BACK: Final = re.compile(r"\s*(?:This|That|These|Those|It|They)\b")
 
 
 def _blocks(text: str) -> list[str]:

@@ -18,6 +18,17 @@ def test_a_code_name_is_mentioned_only_as_written() -> None:
     assert mentions("The Include Object hook", "include object")  # plain words: most of them
 
 
+def test_a_sentence_ends_at_etc_when_a_pronoun_pointing_back_opens_the_next() -> None:
+    text = (
+        "It may run twice or miss jobs, etc. This is because it has no lock. Use A, B etc. Python."
+    )
+    assert split_sentences(text) == [
+        "It may run twice or miss jobs, etc.",
+        "This is because it has no lock.",
+        "Use A, B etc. Python.",
+    ]
+
+
 def test_sentences_do_not_split_after_abbreviations_initials_or_decimals() -> None:
     text = (
         "Dr. Smith moved to the U.S. in 1990, e.g. for work. J. R. R. Tolkien earned 3.5 "
