@@ -153,6 +153,8 @@ _CANNOT_BE: Final = re.compile(
     # "(but note it does not apply to `pyproject.toml` configuration …)": not there
     r"|\b(?:does|do|will)\s*(?:not|n't)\s+apply\s+(?:to|in|for|with)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b"
+    # "APScheduler does not currently have any interprocess synchronization"
+    r"|\b(?:does|do)\s*(?:not|n't)\s+(?:currently\s+|yet\s+)?have\s+any\b"
     # "pytest is single-threaded, … never spawning any threads itself": what it never does
     r"|\bnever\s+(?!(?:been|be|needs?|has|have|had)\b)\w+(?:ing|s|ed)\b"
     # "You never need to use `super()` with attrs classes that inherit from other attrs
@@ -1727,8 +1729,34 @@ def _denial(
     nearest = max(c.similarity for c in scored)
     named = identifiers(question)
     assigned = assigned_names(question)
+    # "Which option turns on cross-process locking …?": a sentence saying there is no such
+    # locking ("does not currently have any interprocess synchronization") denies it, though
+    # it names no option: the kind asked for is wanted only for what it turns on
+    turned_on = _TURNS_ON.search(ask)
+    enabled = key_terms(turned_on.group("what")) if turned_on else []
+
+    def named_here_of(passage: Passage) -> bool:
+        return not named or any(names_code(f"{passage.section}\n{passage.quote}", n) for n in named)
+
     for choice in scored:
+        wants = asked.wants
+        if enabled and _holds_any(choice.passage.quote, enabled):
+            wants = ()
         passage = choice.passage
+        reason = passage.sentences[1] if len(passage.sentences) in (2, 3) else ""
+        if (
+            enabled
+            and _POINTS_BACK_OPENING.match(plain(reason))
+            and named_here_of(passage)
+            and choice.similarity >= nearest - DENIAL_NEAR
+            and denies(reason, gone=False)
+            and _holds_any(reason, enabled)
+            and _denies_what_is_asked(reason, asked.terms)
+        ):
+            # "Sharing a persistent job store among two or more processes will lead to … This
+            # is because APScheduler does not currently have any interprocess synchronization
+            # …": the reason, after what it causes, denies what was to be turned on
+            return choice
         if len(passage.sentences) != 1 or _of_the_other_kind(passage.quote, question):
             continue
         about = f"{passage.section}\n{passage.quote}"
@@ -1745,7 +1773,7 @@ def _denial(
             and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
-            and _denies_what_is_asked(passage.quote, asked.terms, asked.wants)
+            and _denies_what_is_asked(passage.quote, asked.terms, wants)
             and not _way_around(passage.quote, asked.terms, gone=False)
             and not _by_other_means(passage.quote, question)
         ):
@@ -1797,7 +1825,7 @@ def _denial(
             # (a removal is said of a named thing; "cannot"/"there is no", of its own clause)
             and (
                 not denies(passage.quote, gone=False)
-                or _denies_what_is_asked(passage.quote, asked.terms, asked.wants)
+                or _denies_what_is_asked(passage.quote, asked.terms, wants)
             )
             and not _way_around(passage.quote, asked.terms)
             and not _by_other_means(passage.quote, question)
@@ -1842,6 +1870,22 @@ def _denies_what_is_asked(
         ):
             return True
     return False
+
+
+_TURNS_ON: Final = re.compile(
+    r"\b(?:turns?\s+on|enables?|activates?|switch(?:es)?\s+on)\s+(?P<what>[^,;?]+?)"
+    r"(?=\s+(?:so|to|that|for|in|on|when|if)\b|[,;?]|$)",
+    re.I,
+)
+
+
+def _holds_any(sentence: str, terms: list[str]) -> bool:
+    """Does the sentence hold one of the terms, or a word of the same group ("interprocess"
+    for "cross-process")?"""
+    held = part_stems(plain(sentence))
+    return any(
+        _holds(held, stem(t.lower())) or bool(alternatives(stem(t.lower())) & held) for t in terms
+    )
 
 
 def _renames_unnamed(sentence: str, named: list[str]) -> bool:

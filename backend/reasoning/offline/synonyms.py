@@ -63,6 +63,8 @@ _GROUPS: Final = (
     "subscribe register connect",  # "the order I connected them in" / "order of registration"
     "order sequence",
     "assign set setting",  # "when I assign a new value" / "on attribute setting"
+    "interprocess inter-process cross-process",  # "cross-process locking" / "interprocess …"
+    "lock locking synchronization synchronisation",
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

@@ -189,6 +189,33 @@ async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> No
     assert "does not properly support HTTPS proxies" in pick.denial.passage.text
 
 
+SHARED_STORE = (
+    "Long answer: Sharing a persistent job store among two or more processes will lead to "
+    "incorrect scheduler behavior like duplicate execution or the scheduler missing jobs, etc. "
+    "This is because APScheduler does not currently have any interprocess synchronization and "
+    "signalling scheme that would enable the scheduler to be notified when a job has been "
+    "added, modified or removed from a job store.\n\n"
+    "Workaround: Run the scheduler in a dedicated process and connect to it via some sort of "
+    "remote access mechanism like RPyC, gRPC or an HTTP server."
+)
+
+
+async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "We run four gunicorn workers, each starting its own BackgroundScheduler against the "
+        "same SQLAlchemyJobStore table. Which option turns on APScheduler's cross-process "
+        "locking so each job runs in only one worker?"
+    )
+    faq = source("S1", "Frequently Asked Questions", SHARED_STORE)
+    pick = await _pick(engine, question, [faq])
+    assert pick.denial is not None and "interprocess" in pick.denial.passage.quote
+    # … not an option for what the sources do have
+    there = source("S1", "FAQ", SHARED_STORE.replace("does not currently have any", "has an"))
+    assert (await _pick(engine, question, [there])).denial is None
+
+
 async def test_one_shared_word_is_not_enough_to_deny_a_premise(engine: OfflineEngine) -> None:
     pick = await _pick(engine, "What does HTTPX do with each?", [source("S1", "Proxies", PROXIES)])
     assert pick.denial is None
