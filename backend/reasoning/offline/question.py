@@ -278,6 +278,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "list": re.compile(r"\n\s*(?:[-*•+]|\d+[.)])\s", re.M),  # or an inline enumeration
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
+_NAMED_DEFAULT: Final = re.compile(r"""(?:named|called|alias)\s+["'“`]default["'”`]""", re.I)
 _DEFAULT_VALUE: Final = re.compile(
     # ("**Default:** *'info'*": a quoted string is a value)
     r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\*?'[^'\s]+'|\b(?:true|false|none|null|enabled|disabled|on|off|"
@@ -866,6 +867,9 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return not _CANNOT.search(passage.split("```")[0])
     if asked.kind == "number" or asked.about_default:
         passage = _REFERENCES.sub(" ", passage)
+    if asked.about_default:  # ('a ThreadPoolExecutor named "default", with a worker count of
+        # 20' is one configured on purpose: "default" is its name, not a default)
+        passage = _NAMED_DEFAULT.sub(" name ", passage)
     if asked.about_default and not (
         _DEFAULT_VALUE.search(_without_asked_names(asked, passage)) or _defaults_to(passage)
     ):

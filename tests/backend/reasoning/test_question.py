@@ -786,6 +786,14 @@ def test_what_one_gets_back_is_what_is_returned() -> None:
     assert "back" in analyse("How do I roll the migration back?").terms
 
 
+def test_a_thing_named_default_is_no_default() -> None:
+    asked = analyse("How many threads does the default executor allow at most?")
+    assert asked.about_default
+    assert not holds_cue(asked, 'a ThreadPoolExecutor named "default", with a worker count of 20')
+    said = 'a ThreadPoolExecutor named "default" with a default maximum thread count of 10'
+    assert holds_cue(asked, said)
+
+
 def test_a_default_count_is_said_in_one_sentence_with_the_default() -> None:
     asked = analyse("Out of the box, how many worker threads can run_sync have running at once?")
     assert asked.kind == "number" and asked.about_default
