@@ -278,6 +278,7 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
     "list": re.compile(r"\n\s*(?:[-*•+]|\d+[.)])\s", re.M),  # or an inline enumeration
     "definition": re.compile(r"\b(?:is|are|was|were|refers to|means|describes|provides)\b", re.I),
 }
+_SIGNATURE_WITH_DEFAULTS: Final = re.compile(r"`[\w.]+\([^`]*?\w=[^`]*?,[^`]*?\w=[^`]*\)`")
 _NAMED_DEFAULT: Final = re.compile(r"""(?:named|called|alias)\s+["'“`]default["'”`]""", re.I)
 _DEFAULT_VALUE: Final = re.compile(
     # ("**Default:** *'info'*": a quoted string is a value)
@@ -870,14 +871,23 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if asked.about_default:  # ('a ThreadPoolExecutor named "default", with a worker count of
         # 20' is one configured on purpose: "default" is its name, not a default)
         passage = _NAMED_DEFAULT.sub(" name ", passage)
-    if asked.about_default and not (
-        _DEFAULT_VALUE.search(_without_asked_names(asked, passage)) or _defaults_to(passage)
+    # An object's signature as the docs show it ("`RedisJobStore(db=0, jobs_key='apscheduler.jobs',
+    # run_times_key='apscheduler.run_times', …)`") gives each parameter's default, a list of them
+    signature = bool(_SIGNATURE_WITH_DEFAULTS.match(passage.strip()))
+    if (
+        asked.about_default
+        and not signature
+        and not (
+            _DEFAULT_VALUE.search(_without_asked_names(asked, passage)) or _defaults_to(passage)
+        )
     ):
         return False
     if asked.about_default and asked.kind == "list":
         return True  # the default, given, is the list asked for ("The default value is `[…]`")
-    if asked.default_setup and not about_default_setup(passage):
+    if asked.default_setup and not (about_default_setup(passage) or signature):
         return False  # "I haven't configured anything": what happens by default, not otherwise
+    if signature and asked.kind == "list" and asked.default_setup:
+        return True
     if asked.kind == "number" and asked.about_default:
         # the number is the default's, said in one sentence with it: "… 100,000 threads are
         # spawned …. … this is how `run_sync` works by default." gives no default count

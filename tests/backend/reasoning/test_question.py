@@ -786,6 +786,20 @@ def test_what_one_gets_back_is_what_is_returned() -> None:
     assert "back" in analyse("How do I roll the migration back?").terms
 
 
+def test_a_signature_with_parameter_defaults_gives_the_default_setup() -> None:
+    asked = analyse(
+        "If I use RedisJobStore with default settings, which Redis keys does it keep the jobs "
+        "and the run times under?"
+    )
+    signature = (
+        "`RedisJobStore(db=0, jobs_key='apscheduler.jobs', "
+        "run_times_key='apscheduler.run_times', **connect_args)`"
+    )
+    assert asked.default_setup and holds_cue(asked, signature)
+    # a call in prose with one keyword is an example, not the defaults
+    assert not holds_cue(asked, "`RedisJobStore(db=1)` keeps jobs in another database.")
+
+
 def test_a_thing_named_default_is_no_default() -> None:
     asked = analyse("How many threads does the default executor allow at most?")
     assert asked.about_default
