@@ -906,6 +906,8 @@ def _score(
         score -= window_penalty(passage.sentences, cov, terms, context, idf, focus, passage.section)
     if _leans_back(passage):
         score *= 0.9
+    if _POINTER.match(plain(passage.sentences[0])):
+        score *= HISTORY_FACTOR  # "See the uWSGI documentation for more details." says nothing
     if passage.is_changelog:
         score *= CHANGELOG_FACTOR  # "Add `x` #123" records a change; it rarely explains one
     if _only_history(passage, asked_question):
@@ -1058,6 +1060,16 @@ def _leans_back(passage: Passage) -> bool:
     step ("Then configure the key logfile in Wireshark …": the step before is the answer)?"""
     opening = words(_ADMONITION.sub("", passage.sentences[0], count=1))[:1]
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
+
+
+# A sentence that only sends the reader elsewhere: "See the uWSGI documentation for more
+# details.", "Refer to the API reference.", "For more information, see …"
+_POINTER: Final = re.compile(
+    r"^\W*(?:(?:please\s+)?(?:see|refer to|consult|check out)\s+(?:the\s+)?[^.;:,]{0,60}?"
+    r"(?:for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*)?\.?\s*$"
+    r"|for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*\.?\s*$)",
+    re.I,
+)
 
 
 # A note's label ("Note: This does not work if …"): the sentence opens after it

@@ -8,6 +8,7 @@ from backend.reasoning.models import Plan, Source, SubQuery
 from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.passages import passages, shown_for
 from backend.reasoning.offline.pick import (
+    _POINTER,
     _REPLACED,
     LIST_WINDOWS,
     MIN_CLOSE_COVERAGE,
@@ -214,6 +215,18 @@ async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
     # … not an option for what the sources do have
     there = source("S1", "FAQ", SHARED_STORE.replace("does not currently have any", "has an"))
     assert (await _pick(engine, question, [there])).denial is None
+
+
+def test_a_sentence_that_only_sends_the_reader_elsewhere_is_recognised() -> None:
+    # (marked down when ranked: "See the uWSGI documentation for more details." answers nothing)
+    for sentence in (
+        "See the uWSGI documentation for more details.",
+        "For more information, see the deployment guide.",
+        "Refer to the API reference.",
+    ):
+        assert _POINTER.match(sentence)
+    assert not _POINTER.match("See the `--enable-threads` switch, which re-enables threads.")
+    assert not _POINTER.match("Seeing the log helps.")
 
 
 async def test_one_shared_word_is_not_enough_to_deny_a_premise(engine: OfflineEngine) -> None:
