@@ -198,6 +198,14 @@ CORPORA = {
         suffixes=(".rst",),
         skip=("history.rst",),
     ),
+    "apscheduler": Corpus(
+        package="apscheduler",
+        version="3.11.3",  # reStructuredText in subfolders (modules/triggers/cron.rst)
+        sha256="cd2fcc9330039a81a5893472ad49facf23a6d5604cbe1d918c835c6de7834d5a",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=("versionhistory.rst", "py-modindex.rst"),
+    ),
 }
 
 
