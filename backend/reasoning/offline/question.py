@@ -113,7 +113,8 @@ _LIST: Final = re.compile(
     r"|won|wouldn|aren|isn|doesn|didn|shouldn"
     # "Which alternative worker classes ship with RQ?": what exists, each of them
     r"|ship|come|exist)\b"
-    r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b|\bwhat kinds? of\b"
+    r"|^\W*what are (?:the|all)\b|\b(?:all|every|each of) the\b|\bwhich ones\b"
+    r"|\b(?:what|which) (?:kinds? |sorts |types )of\b"
     # "What is a bound logger made of?": its parts
     r"|^\W*what\s+(?:is|are)\b[^?]{1,60}\b(?:made (?:up )?of|composed of|consists? of)\b"
     r"|\bwhat (?:parts|components|pieces)\b"

@@ -313,6 +313,13 @@ def test_how_many_times_by_default_is_answered_by_forever() -> None:
     assert not holds_cue(asked, "The default behavior is to retry without waiting.")
 
 
+def test_which_kinds_of_things_asks_for_a_list() -> None:
+    question = "Which kinds of target callables make APScheduler raise the ValueError?"
+    assert analyse(question).kind == "list"
+    assert analyse("What sorts of jobs can it run?").kind == "list"
+    assert analyse("What type of value does it return?").kind != "list"
+
+
 @pytest.mark.parametrize(
     ("sentence", "holds"),
     [
