@@ -88,7 +88,11 @@ class Ask:
 def question_parts(query: str) -> list[str]:
     """The parts of a multi-part question (leading "and"/"also" removed); [query] when it has
     one part."""
-    questions = [q.strip() for q in re.findall(r"[^?]+\?", query)]
+    # (a "?" ends a question where a space or the end follows it: "filters like ?tags=a,b" is
+    # a query string, not an ask)
+    questions = [
+        q.strip() for q in re.findall(r"(?:[^?]|\?(?![\"'”’)\]]*(?:\s|$)))+\?[\"'”’)\]]*", query)
+    ]
     if len(questions) >= 2:
         parts = questions
     elif len(numbered := list(_NUMBERED.finditer(query))) >= 2:

@@ -12,6 +12,16 @@ def test_one_ask_is_the_question() -> None:
     assert only.text == only.scored == "What status code does RedirectResponse send by default?"
 
 
+def test_a_question_mark_inside_a_query_string_ends_no_ask() -> None:
+    first, second = asks(
+        "Clients send filters like ?tags=red,green,blue. Will Falcon split that value into a "
+        "list? What is the default value of the auto_parse_qs_csv request option?"
+    )
+    assert first.text == "Will Falcon split that value into a list?"
+    assert first.scored.startswith("Clients send filters like ?tags=red,green,blue.")
+    assert second.text == "What is the default value of the auto_parse_qs_csv request option?"
+
+
 def test_a_later_ask_with_a_pronoun_carries_the_setting_and_the_first_asks_names() -> None:
     first, second = asks(
         "I want a session cookie that ends with the browser: which max_age do I give "
