@@ -35,6 +35,8 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     # read, but nothing in them to search: a heading and Sphinx directives only
     empty: list[str] = field(default_factory=list)
+    # the very text of another file, stored once (kept under that file's name)
+    same: list[str] = field(default_factory=list)
 
     @property
     def done(self) -> int:
@@ -191,6 +193,8 @@ async def ingest_command(
         err.print(f"[red]not ingested[/] {escape(failure)}", highlight=False, soft_wrap=True)
     for empty in tally.empty:
         err.print(f"[yellow]nothing indexed[/] {escape(empty)}", highlight=False, soft_wrap=True)
+    for same in tally.same:
+        err.print(f"[yellow]stored once[/] {escape(same)}", highlight=False, soft_wrap=True)
     return 1 if tally.failures else 0
 
 
@@ -221,7 +225,12 @@ async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> Non
         tally.empty.append(f"{file.path}: no text to search in it (headings or directives only)")
         return
     tally.ingested += 1
-    tally.documents.update(doc["status"] for doc in result["documents"])
+    for doc in result["documents"]:
+        if doc.get("same_as"):  # not "unchanged": it was never stored under this name
+            tally.same.append(f"{file.path}: the same text as {doc['same_as']}")
+            tally.documents["same"] += 1
+        else:
+            tally.documents[doc["status"]] += 1
 
 
 def summary(tally: Tally, found: Walk) -> str:
@@ -231,6 +240,8 @@ def summary(tally: Tally, found: Walk) -> str:
     return (
         f"{tally.files + len(found.skipped)} files found: {tally.ingested} ingested "
         f"({tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
-        f"{tally.documents['unchanged']} unchanged), {len(tally.empty)} with no text, "
+        f"{tally.documents['unchanged']} unchanged"
+        + (f", {tally.documents['same']} the same as another file" if tally.same else "")
+        + f"), {len(tally.empty)} with no text, "
         f"{len(found.skipped)} skipped, {len(tally.failures)} failed"
     )

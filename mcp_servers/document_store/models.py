@@ -52,6 +52,9 @@ class IngestResult(BaseModel):
     source: str
     status: IngestStatus
     chunks: int
+    # "unchanged" because another document already holds the very same text: that document's
+    # source (a docs folder with two copies of one page stores it once)
+    same_as: str | None = None
 
 
 class IngestFileResult(BaseModel):

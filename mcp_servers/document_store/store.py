@@ -205,6 +205,7 @@ class DocumentStore:
             holds: dict[str, str] = {}  # doc_id -> content hash of its shown or queued version
             queued: dict[str, int] = {}  # doc_id -> its place in pending
             shown_chunks: dict[str, int] = {}  # doc_id -> chunks of its visible version
+            source_of: dict[str, str] = {}  # doc_id -> its source, stored or in this call
             for start in range(0, len(documents), _LOOKUP_BATCH):
                 batch = documents[start : start + _LOOKUP_BATCH]
                 keyed = [
@@ -235,6 +236,7 @@ class DocumentStore:
                 newest: dict[str, int] = {}
                 for cid, meta in zip(stored["ids"], metas, strict=True):
                     doc_id = str(meta["doc_id"])
+                    source_of.setdefault(doc_id, str(meta.get("source", "")))
                     chunks_of.setdefault(doc_id, []).append(cid)
                     newest[doc_id] = max(newest.get(doc_id, 0), revision_of(meta))
                     if revisions.shows(meta):
@@ -260,9 +262,11 @@ class DocumentStore:
                                 chunks=self._planned_chunks(pending, queued, found)
                                 if found in queued
                                 else shown_chunks.get(found, 0),
+                                same_as=None if same_doc else source_of.get(found, found),
                             )
                         )
                         continue
+                    source_of[doc_id] = doc.source
                     if seen.get(holds.get(doc_id, "")) == doc_id:
                         del seen[holds[doc_id]]  # that text is no longer this document's
                     seen.setdefault(digest, doc_id)

@@ -55,6 +55,23 @@ def test_ingest_reports_counts_and_names_the_file_it_could_not_read(
     assert "fake.pdf" in result.stderr and "not a PDF" in result.stderr
 
 
+def test_ingest_names_a_file_whose_text_another_file_already_holds(
+    notes: Path, tmp_path: Path
+) -> None:
+    (notes / "fake.pdf").unlink()
+    (notes / "copy.md").write_text((notes / "tides.md").read_text())
+    result = marsa("ingest", str(notes), data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "4 files found: 3 ingested (2 documents added, 0 replaced, 0 unchanged, "
+        "1 the same as another file), 0 with no text, 1 skipped, 0 failed"
+    ) in result.stdout
+    first, second = sorted([notes / "copy.md", notes / "tides.md"])
+    assert f"stored once {second}: the same text as {first.resolve()}" in " ".join(
+        result.stderr.split()
+    )
+
+
 def test_ingest_lists_each_skipped_file_with_its_reason(notes: Path, tmp_path: Path) -> None:
     (notes / ".drafts").mkdir()
     (notes / ".drafts" / "wip.md").write_text("not yet")
