@@ -66,6 +66,7 @@ from backend.reasoning.offline.signals import (
     focus_clause,
     is_year_token,
     number_conflicts,
+    opposite_cases,
     rate_conflicts,
     same_subject,
     says_short_form,
@@ -120,6 +121,10 @@ def aligned_conflicts(claim: str, other: str) -> list[Signal]:
     """The reasons ``other`` contradicts ``claim`` that sit on what the two share; [] when
     they are about different things or agree."""
     if not same_subject(claim, other) or not _shares_enough(claim, other):
+        return []
+    if opposite_cases(claim, other):
+        # "When `x` is not enabled, the value … is added as a string" / "When `x` is enabled,
+        # the framework parses …": what happens in two different cases
         return []
     signals: list[Signal] = []
     clause_a, clause_b = focus_clause(claim, other), focus_clause(other, claim)

@@ -243,6 +243,10 @@ def contradiction_signals(a: str, b: str) -> list[Signal]:
     # reduced fractures, although it did not affect mortality" still agrees with "X reduces
     # fractures".
     clause_a, clause_b = focus_clause(a, b), focus_clause(b, a)
+    if opposite_cases(clause_a, clause_b):
+        # "When `x` is not enabled, the value … is added as a string" and "When `x` is
+        # enabled, the framework parses …" say what happens in two different cases
+        return []
     if has_negation(clause_a) != has_negation(clause_b):
         flips.append(Signal("negation", "negated in one sentence only"))
     pol_a, pol_b = polarity(clause_a), polarity(clause_b)
@@ -255,6 +259,25 @@ def contradiction_signals(a: str, b: str) -> list[Signal]:
     signals.extend(year_conflicts(a, b))
     signals.extend(value_conflicts(a, b))
     return signals
+
+
+_CASE: Final = re.compile(r"^\W*(?:if|when|whenever|unless|once)\b[^,]{3,120},", re.I)
+
+
+def opposite_cases(a: str, b: str) -> bool:
+    """Do both sentences open with a condition, the one the negation or the opposite of the
+    other ("When `x` is not enabled, …" / "When `x` is enabled, …")?"""
+    case_a, case_b = _CASE.match(a), _CASE.match(b)
+    if case_a is None or case_b is None:
+        return False
+    one, other = case_a.group(0), case_b.group(0)
+    if has_negation(one) != has_negation(other):
+        return True
+    pol_one, pol_other = polarity(one), polarity(other)
+    return any(
+        len(pol_one[axis]) == 1 and len(pol_other[axis]) == 1 and pol_one[axis] != pol_other[axis]
+        for axis in pol_one.keys() & pol_other.keys()
+    )
 
 
 def focus_clause(sentence: str, other: str) -> str:

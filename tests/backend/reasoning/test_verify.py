@@ -72,6 +72,21 @@ async def test_an_antonym_contradicts(engine: OfflineEngine) -> None:
     assert "increase/decrease" in verdict.rationale
 
 
+async def test_what_happens_in_opposite_cases_is_no_contradiction(engine: OfflineEngine) -> None:
+    claim = (
+        "When `auto_parse_qs_csv` is not enabled, the value of the query string is added to "
+        "the `req.params` dictionary as a single string."
+    )
+    other = (
+        "When `auto_parse_qs_csv` is enabled, the value of the query string is split into a "
+        "list in the `req.params` dictionary."
+    )
+    assert (await _check(engine, claim, other)).verdict != "contradicted"
+    # … one case said both ways is
+    denied = claim.replace("is added to", "is not added to")
+    assert (await _check(engine, claim, denied)).verdict == "contradicted"
+
+
 async def test_a_different_name_in_the_same_slot_contradicts(engine: OfflineEngine) -> None:
     verdict = await _check(
         engine,
