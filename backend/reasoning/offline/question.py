@@ -72,6 +72,9 @@ _TYPE_IT: Final = (
     # "What do we put in pyproject.toml?": the lines to write there are the step
     r"|^\W*what (?:exactly\s+)?(?:do|should|can|would|must) (?:i|we|you) (?:put|write|add) "
     r"(?:in|into|to|under)\b"
+    # "What do I need to change in the uWSGI setup?": the change to make is the step
+    r"|^\W*what (?:else\s+)?(?:do|should|must|would) (?:i|we|you) (?:need|have) to "
+    r"(?:change|do|set|add|configure|fix|enable|install)\b"
     # "What's the currently recommended way to wire uvloop in?", "the intended way to get …"
     r"|^\W*what(?:'s|’s| is| are) the (?:\w+ )?(?:" + _STANDING + r"|simplest|easiest) "
     r"(?:way|ways|approach)\b"

@@ -615,6 +615,7 @@ def test_flags_are_terms_as_written_and_as_well_as_is_no_term() -> None:
         "What should I add to setup.cfg to turn it on?",
         "We deploy on uvloop. What's the currently recommended way to wire uvloop into it?",
         "load() hands me a dict. What's the intended way to get marshmallow to build the object?",
+        "Under uWSGI the jobs never fire. What do I need to change in the uWSGI setup?",
     ],
 )
 def test_what_do_i_type_asks_for_the_step(question: str) -> None:
