@@ -116,13 +116,22 @@ def autodoc_text(args: str, body: str) -> str:
     argument), or its signature when one with parameters is written, its body's first
     paragraph on the same line ("`attrs.validators.max_len`: For example:" then the
     example), so neither is read without the other."""
-    args = re.sub(r"\\(.)", r"\1", " ".join(args.split()))  # "cycler(\*items)"
-    if "(" in args and args.partition("(")[2].rpartition(")")[0].strip() not in ("", "...", "…"):
+    signature = _with_parameters(args)
+    if signature:
         # "RedisJobStore(db=0, jobs_key='apscheduler.jobs', …)": the built page shows the
         # parameters and their defaults, often the only place the file gives them
-        return _code_led(args[: args.rindex(")") + 1], body)
+        return _code_led(signature[: signature.rindex(")") + 1], body)
     name = args.split("(")[0].split()[0] if args.split() else ""
     return _code_led(name, body)
+
+
+def _with_parameters(args: str) -> str:
+    """A directive's signature, escapes undone ("cycler(\\*items)"), when it has parameters
+    ("canonicalize_version(version, strip_trailing_zero=True)"); '' for a bare name or
+    "name(...)"."""
+    args = re.sub(r"\\(.)", r"\1", " ".join(args.split()))
+    inner = args.partition("(")[2].rpartition(")")[0].strip()
+    return args if inner and inner not in ("...", "…") else ""
 
 
 def _code_led(code: str, body: str) -> str:
@@ -598,10 +607,7 @@ def _object_description(message: Any) -> tuple[str, str, str] | None:
         or not OBJECT_DIRECTIVE.match(directive.name)
     ):
         return None
-    args = re.sub(r"\\(.)", r"\1", " ".join(directive.args.split()))  # "cycler(\*items)"
-    inner = args.partition("(")[2].rpartition(")")[0].strip()
-    signature = args if inner and inner not in ("...", "…") else ""
-    return directive.object_name, directive.body(), signature
+    return directive.object_name, directive.body(), _with_parameters(directive.args)
 
 
 def _unknown_directive(message: Any) -> str:

@@ -1747,19 +1747,20 @@ def _denial(
     turned_on = _TURNS_ON.search(ask)
     enabled = key_terms(turned_on.group("what")) if turned_on else []
 
-    def named_here_of(passage: Passage) -> bool:
-        return not named or any(names_code(f"{passage.section}\n{passage.quote}", n) for n in named)
-
     for choice in scored:
-        wants = asked.wants
-        if enabled and _holds_any(choice.passage.quote, enabled):
-            wants = ()
         passage = choice.passage
+        about = f"{passage.section}\n{passage.quote}"
+        # A question naming code is denied only by a sentence about that code (it or its
+        # section names it): "Browsers will not allow JavaScript access …" under
+        # `SESSION_COOKIE_HTTPONLY` denies nothing of "What is the default value of
+        # SESSION_COOKIE_SAMESITE?", however many words the two names share.
+        named_here = not named or any(names_code(about, n) for n in named)
+        wants = () if enabled and _holds_any(passage.quote, enabled) else asked.wants
         reason = passage.sentences[1] if len(passage.sentences) in (2, 3) else ""
         if (
             enabled
             and _POINTS_BACK_OPENING.match(plain(reason))
-            and named_here_of(passage)
+            and named_here
             and choice.similarity >= nearest - DENIAL_NEAR
             and denies(reason, gone=False)
             and _holds_any(reason, enabled)
@@ -1771,12 +1772,6 @@ def _denial(
             return choice
         if len(passage.sentences) != 1 or _of_the_other_kind(passage.quote, question):
             continue
-        about = f"{passage.section}\n{passage.quote}"
-        # A question naming code is denied only by a sentence about that code (it or its
-        # section names it): "Browsers will not allow JavaScript access …" under
-        # `SESSION_COOKIE_HTTPONLY` denies nothing of "What is the default value of
-        # SESSION_COOKIE_SAMESITE?", however many words the two names share.
-        named_here = not named or any(names_code(about, n) for n in named)
         # A sentence about as near the question in meaning as any, saying it cannot be done,
         # denies it in other words ("… in place?" / "Bound loggers are immutable, so it's not
         # possible to modify a context directly.").
