@@ -324,6 +324,14 @@ class Settings(BaseSettings):
     sse_heartbeat_seconds: float = Field(
         default=15.0, gt=0, le=300, description="Seconds between event-stream heartbeats."
     )
+    sse_max_seconds: float = Field(
+        default=600.0,
+        gt=0,
+        le=86400,
+        description="Longest an event stream is kept open; then the server closes it and "
+        "the client reconnects with Last-Event-ID (browsers do this by themselves) and goes "
+        "on from there. A run awaiting review holds no connection for days.",
+    )
     max_upload_bytes: int = Field(
         default=10 * 1024 * 1024, ge=1024, description="Largest document upload accepted."
     )

@@ -41,7 +41,7 @@ FAKE_SECRETS = {
 
 def schemathesis_pass(server: ApiServer, examples: int, report: Path) -> tuple[int, int, str]:
     token = {"Authorization": f"Bearer {FAKE_SECRETS['api_token']}"}
-    code, output = run_schemathesis(server.url, examples, report, headers=token)
+    code, output = run_schemathesis(server.url, examples, report, headers=token, timeout=3600)
     tried = re.search(r"(\d+) generated", output)
     failed = re.search(r"(\d+) unique failures", output)
     cases = int(tried.group(1)) if tried else 0
@@ -143,7 +143,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="marsa-hostile-") as tmp:
         home = Path(tmp) / "home"
-        with api_server(home, max_active_runs="1", **FAKE_SECRETS) as server:
+        with api_server(home, max_active_runs="1", sse_max_seconds="3", **FAKE_SECRETS) as server:
             cases, failures, output = schemathesis_pass(server, args.examples, Path(tmp) / "st")
             survived = lost = undurable = 0
             for attempt in range(args.kills):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -353,7 +353,9 @@ class RunManager:
 
     # --- following ---------------------------------------------------------------------
 
-    async def follow(self, run_id: str, after: int, heartbeat: float) -> AsyncIterator[StreamItem]:
+    async def follow(
+        self, run_id: str, after: int, heartbeat: float
+    ) -> AsyncGenerator[StreamItem, None]:
         """Events with seq > ``after`` (stored first, then live), status changes,
         heartbeats while nothing happens, and a final item when the run is over."""
         record = await self.get(run_id)

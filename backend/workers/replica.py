@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 
 import psycopg
@@ -130,7 +130,9 @@ class QueuedRunManager(RunManager):
             return False
         return True
 
-    async def follow(self, run_id: str, after: int, heartbeat: float) -> AsyncIterator[StreamItem]:
+    async def follow(
+        self, run_id: str, after: int, heartbeat: float
+    ) -> AsyncGenerator[StreamItem, None]:
         """Stored events with seq > ``after`` and status changes, read from the database
         whenever Redis says the run moved, at the latest every SAFETY_READ_SECONDS (a lost
         message), and every POLL_SECONDS while Redis is away."""

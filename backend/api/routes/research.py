@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Path, Query, Request, Response, status
@@ -223,15 +225,23 @@ async def research_events(
         last = int(header)
 
     async def stream() -> AsyncIterator[str]:
+        # A stream is closed after MARSA_SSE_MAX_SECONDS even when the run goes on (one
+        # awaiting review can wait for days): the client reconnects with Last-Event-ID.
+        deadline = time.monotonic() + settings.sse_max_seconds
         yield "retry: 2000\n\n"
-        async for item in manager.follow(run_id, last or 0, settings.sse_heartbeat_seconds):
-            if item.kind == "trace" and item.event is not None:
-                data = item.event.model_dump_json()
-                yield f"id: {item.event.seq}\nevent: trace\ndata: {data}\n\n"
-            elif item.kind == "heartbeat":
-                yield ": heartbeat\n\n"
-            else:
-                yield f"event: {item.kind}\ndata: {json.dumps({'status': item.status})}\n\n"
+        follow = manager.follow(run_id, last or 0, settings.sse_heartbeat_seconds)
+        async with aclosing(follow) as items:
+            async for item in items:
+                if item.kind == "trace" and item.event is not None:
+                    data = item.event.model_dump_json()
+                    yield f"id: {item.event.seq}\nevent: trace\ndata: {data}\n\n"
+                elif item.kind == "heartbeat":
+                    yield ": heartbeat\n\n"
+                else:
+                    yield f"event: {item.kind}\ndata: {json.dumps({'status': item.status})}\n\n"
+                if item.kind != "end" and time.monotonic() >= deadline:
+                    yield ": open for the longest a stream is kept; reconnect to go on\n\n"
+                    return
 
     return EventStream(
         stream(),

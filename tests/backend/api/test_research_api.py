@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,28 @@ def test_a_waiting_run_keeps_its_stream_open_with_heartbeats(shared_server: ApiS
     assert stream.of("status")[-1]["data"] == {"status": "awaiting_review"}
     assert not stream.of("end")
     shared_server.client.post(f"/api/research/{run['id']}/cancel")
+
+
+def test_a_stream_open_longer_than_the_limit_is_closed_and_a_reconnect_goes_on(
+    tmp_path: Path,
+) -> None:
+    # A run awaiting review can wait for days; its stream is not held open that long.
+    with api_server(tmp_path / "home", sse_max_seconds="2") as server:
+        run = server.research(review_plan=True)
+        server.wait_status(run["id"], {"awaiting_review"})
+        path = f"/api/research/{run['id']}/events"
+        started = time.monotonic()
+        first = read_sse(server.client, path, deadline_s=30)
+        took = time.monotonic() - started
+        assert 2 <= took < 10 and not first.of("end")
+        assert first.of("status")[-1]["data"] == {"status": "awaiting_review"}
+        last = first.of("trace")[-1]["id"]
+        again = read_sse(server.client, path, headers={"Last-Event-ID": str(last)}, deadline_s=30)
+        assert not again.of("trace") and not again.of("end")
+        assert again.of("status")[-1]["data"] == {"status": "awaiting_review"}
+        server.client.post(f"/api/research/{run['id']}/cancel")
+        ended = read_sse(server.client, path, headers={"Last-Event-ID": str(last)}, deadline_s=30)
+    assert ended.events[-1] == {"event": "end", "id": None, "data": {"status": "cancelled"}}
 
 
 def test_a_plan_review_of_a_run_that_is_not_waiting_is_refused(shared_server: ApiServer) -> None:
