@@ -133,9 +133,14 @@ export function followRun(runId, handlers) {
   source.addEventListener("trace", (message) => {
     if (stream === source) addEvent(parse(message));
   });
+  // A reconnect (the server closes a stream after MARSA_SSE_MAX_SECONDS) is sent the status
+  // again: only a change is passed on, so a plan being edited is not drawn afresh.
+  let lastStatus = null;
   source.addEventListener("status", (message) => {
     const body = parse(message);
-    if (stream === source && body?.status) handlers.onStatus?.(body.status);
+    if (stream !== source || !body?.status || body.status === lastStatus) return;
+    lastStatus = body.status;
+    handlers.onStatus?.(body.status);
   });
   source.addEventListener("end", (message) => {
     if (stream !== source) return;

@@ -246,6 +246,31 @@ def test_reviewing_the_plan_runs_the_edited_sub_queries(
     assert not problems.errors and not problems.console and not problems.dialogs, problems
 
 
+def test_a_plan_being_edited_is_kept_when_the_server_closes_the_stream_and_it_reconnects(
+    tmp_path: Path, page: Any, problems: PageProblems
+) -> None:
+    with marsa_server(tmp_path, sse_max_seconds="1") as server:
+        closes: list[str] = []
+        page.on("requestfinished", lambda r: "/events" in r.url and closes.append(r.url))
+        page.goto(server.url)
+        ask(page, "Why are there spring tides and neap tides?", sources=["docs"], review=True)
+        review = page.locator("#plan-review")
+        expect(review).to_be_visible(timeout=RUN_TIMEOUT)
+        first = review.locator("input.sq-text").first
+        first.fill("How do the Sun and Moon make spring tides?")
+        # The stream is closed every second; the browser reconnects after its 2 s retry.
+        for _ in range(80):
+            if len(closes) > 2:
+                break
+            page.wait_for_timeout(250)
+        assert len(closes) > 2, closes
+        expect(first).to_have_value("How do the Sun and Moon make spring tides?")
+        review.get_by_role("button", name="Run edited plan").click()
+        wait_done(page)
+        expect(page.locator("#run-plan-list")).to_contain_text("the Sun and Moon")
+    assert not problems.errors and not problems.console and not problems.dialogs, problems
+
+
 def test_the_page_fits_a_phone_screen_without_horizontal_scrolling(
     server: Server, browser: Any, problems: PageProblems, artifacts: Path
 ) -> None:

@@ -229,7 +229,8 @@ async def research_events(
         # awaiting review can wait for days): the client reconnects with Last-Event-ID.
         deadline = time.monotonic() + settings.sse_max_seconds
         yield "retry: 2000\n\n"
-        follow = manager.follow(run_id, last or 0, settings.sse_heartbeat_seconds)
+        beat = min(settings.sse_heartbeat_seconds, settings.sse_max_seconds)
+        follow = manager.follow(run_id, last or 0, beat)
         async with aclosing(follow) as items:
             async for item in items:
                 if item.kind == "trace" and item.event is not None:
