@@ -332,6 +332,10 @@ def _passage_per_part(
             continue
         # Every source may answer a part: the whole question's search often finds it first.
         pick = choose(asked, view, sources, vectors)
+        if pick.denial is not None:
+            # A part's premise denied denies the question: "Which setting enables push, and
+            # how many pushed streams …?" / "Server Push (PUSH_PROMISE) is not implemented."
+            return _passage_answer(pick.denial, claims, verdicts, lead=DENIED, found=False)
         if pick.best is not None:
             picked.append((sq, asked, pick, pick.best))
     # A passage is shown once: the part it covers best keeps it, another part takes its next

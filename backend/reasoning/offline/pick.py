@@ -1804,7 +1804,10 @@ def _denial(
         ):
             return choice  # "I put `note = nightly build` under [run] …"; "… alongside that
             # policy option?" / "The `policy` option was replaced with `loop_factory`."
-        if choice.coverage < DENIAL_COVERAGE or not named_here:
+        # (a sentence on the thing to be turned on need not hold the scene's words)
+        on_enabled = bool(enabled) and _holds_any(passage.quote, enabled)
+        least = MIN_CLOSE_COVERAGE if on_enabled else DENIAL_COVERAGE
+        if choice.coverage < least or not named_here:
             continue
         held = part_stems(about)
         # It speaks of the thing asked for: "Uvicorn no longer ships extra dependencies … as
@@ -1820,6 +1823,9 @@ def _denial(
             or (len(known) >= RARE_PAIR_TERMS and sum(stem(t.lower()) in held for t in rare) >= 2)
             or stem(rarest.lower()) in held
             or bool(named)  # (``named_here``: it names the question's code)
+            # "Which setting enables push …?": the thing to be turned on is the subject
+            # ("Server Push (PUSH_PROMISE) is not implemented."), whatever the scene's words
+            or on_enabled
         )
         # … and near it in meaning: "work" (the rarest word of "How do I make -h work as
         # well as --help?" among a few pages) in a sentence on what docopt does not support

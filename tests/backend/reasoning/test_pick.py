@@ -217,6 +217,32 @@ async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
     assert (await _pick(engine, question, [there])).denial is None
 
 
+PUSH_NOTE = (
+    "Note: Server Push (PUSH_PROMISE) is not implemented. This is an optional HTTP/2 feature "
+    "that is being deprecated in HTTP/3 and is rarely used in practice."
+)
+HTTP2_SETTINGS = (
+    "`http2_max_concurrent_streams`: Default: 100; Maximum concurrent streams per connection\n\n"
+    "Gunicorn supports HTTP 103 Early Hints, allowing servers to send resource hints before "
+    "the final response. This enables browsers to preload CSS and JavaScript."
+)
+
+
+async def test_a_setting_to_enable_what_is_not_implemented_is_denied_whatever_the_scene(
+    engine: OfflineEngine,
+) -> None:
+    # The scene's words ("turned", "CSS", "HTML") are rarer than the subject's ("push").
+    question = (
+        "We've turned on HTTP/2 in gunicorn and want to use server push to send our CSS and "
+        "JS along with the HTML. Which setting enables push?"
+    )
+    sources = [source("S1", "HTTP/2", HTTP2_SETTINGS), source("S2", "RFC Compliance", PUSH_NOTE)]
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is not None and "not implemented" in pick.denial.passage.quote
+    there = source("S2", "RFC Compliance", PUSH_NOTE.replace("is not implemented", "is on"))
+    assert (await _pick(engine, question, [sources[0], there])).denial is None
+
+
 def test_a_sentence_that_only_sends_the_reader_elsewhere_is_recognised() -> None:
     # (marked down when ranked: "See the uWSGI documentation for more details." answers nothing)
     for sentence in (
