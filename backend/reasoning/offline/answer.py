@@ -520,6 +520,7 @@ def _ask_answer(
         default_setup=own.default_setup or scored.default_setup,
         release=own.release,
         quoted=scored.quoted,
+        bound=own.bound,
     )
     view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
     pick = choose(asked, view, sources, vectors, ask=ask.text)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from backend.reasoning.offline.markup import without_bullets
+from backend.reasoning.offline.markup import plain, without_bullets
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.synonyms import (
     DEFAULT_TERM,
@@ -379,6 +379,9 @@ class Asked:
     # "Which socket methods won't be available …?": a list of what is not (unsupported,
     # missing, refused); a list of what is answers the opposite
     denied: bool = False
+    # "How far can I raise it?": how high a value may go, a bound ("Value is a number from 0
+    # (unlimited) to 8190"), not the value it has ("Default: `4094`")
+    bound: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -553,7 +556,29 @@ def analyse(question: str) -> Asked:
         ),
         outcome=kind == "how" and bool(_WHAT_HAPPENS.match(q)),
         denied=kind == "list" and has_negation(_SUBORDINATE.split(asks)[0]),
+        bound=kind == "number" and bool(_BOUND_ASKED.search(q)),
     )
+
+
+_BOUND_ASKED: Final = re.compile(
+    r"\bhow\s+(?:far|high|large|big|long|much|many)\s+(?:\w+\s+)?(?:can|could|may|might|am|are|"
+    r"is)\s+(?:i|we|you|one|it|they|this|that)\s+(?:be\s+)?(?:raise|increase|set|go|push|bump|"
+    r"grow|extend|allowed|raised|increased|set)\b"
+    r"|\b(?:upper\s+(?:limit|bound)|(?:highest|largest|biggest)\s+(?:value|setting|number))\b",
+    re.I,
+)
+# A bound stated: "from 0 (unlimited) to 8190", "up to 32768", "can't be larger than 32768",
+# "at most 10", "to as much as 60 seconds"; not "The maximum size of HTTP request line in bytes."
+_BOUND_STATED: Final = re.compile(
+    r"\bfrom\s+[-−]?\d[\d,.]*\s*(?:\([^)]{0,30}\)\s*)?(?:to|through|-|–)\s*\d"
+    r"|\bbetween\s+[-−]?\d[\d,.]*\s+and\s+\d"
+    r"|\b(?:up\s+to|at\s+most|no\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\s*(?:is|of|=|:)|"
+    r"as\s+(?:much|high|many|large|long|big)\s+as)"
+    r"\s*`?\d"
+    r"|\b(?:can(?:no|')t|cannot|must\s+not|may\s+not)\s+(?:be\s+)?(?:larger|greater|more|higher|"
+    r"bigger|exceed)\b",
+    re.I,
+)
 
 
 # Where the main clause of an ask ends: "Which processors does structlog run by default, when
@@ -900,6 +925,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
             and (_DEFAULT_VALUE.search(_without_asked_names(asked, s)) or _defaults_to(s))
             for s in split_sentences(passage)
         )
+    if asked.kind == "number" and asked.bound:
+        return _counts(asked, passage) and bool(_BOUND_STATED.search(plain(passage)))
     if asked.kind == "number":
         return _counts(asked, passage)
     if asked.release:  # "in July 2018 we came up with `attr.define`" names no release

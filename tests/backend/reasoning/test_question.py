@@ -92,6 +92,22 @@ def test_a_default_question_needs_a_passage_with_a_default_value() -> None:
     assert not holds_cue(asked, "HTTPX is careful to enforce timeouts everywhere.")
 
 
+def test_how_far_a_value_can_be_raised_is_answered_by_a_bound_not_the_value_it_has() -> None:
+    asked = analyse("How far can I raise it?")
+    assert asked.kind == "number" and asked.bound
+    for bound in (
+        "Value is a number from 0 (unlimited) to 8190.",
+        "By default this value is 100 and can't be larger than 32768.",
+        "you can increase the interval to as much as 60 seconds.",
+        "It accepts up to 64 workers.",
+    ):
+        assert holds_cue(asked, bound), bound
+    for value in ("**Default:** `4094`", "Request line over the limit: Answer: `414 URI Too Long`"):
+        assert not holds_cue(asked, value), value
+    assert not analyse("How many workers does it start?").bound
+    assert not analyse("What is the default limit on the request line?").bound
+
+
 def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     asked = analyse("How do I enable HTTP/2 in httpx?")
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
