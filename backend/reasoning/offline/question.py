@@ -803,11 +803,21 @@ _NUMBER_WORD: Final = re.compile(
 )
 
 
+_SET_TO_CHOOSE: Final = re.compile(
+    r"(?:^|(?<=[.;:!?]\s)|(?<=\n)|\b(?:you\s+(?:can|may|could)|can\s+be|may\s+be)\s+)"
+    r"set\s+(?:it\s+|this\s+|the\s+value\s+)?to\s+`?[-−]?\d[\d.,]*`?",
+    re.I,
+)
+
+
 def _counts(asked: Asked, passage: str) -> bool:
     """A number for a "how many" question: digits, or a number word that counts the asked
     thing ("two worker processes"; "prompts in two different places" does not count
     seconds)."""
     passage = without_bullets(passage)  # "1. A context dictionary …" counts nothing
+    # "Set to 0 to cancel immediately." is a value one may choose, not the one in effect
+    # ("… is set to 30 by default" is)
+    passage = _SET_TO_CHOOSE.sub(" ", passage)
     # "retries forever" answers "how many times does it retry?"; a digit in a name
     # ("`loop.depth0`", "utf8") is no number.
     if re.search(

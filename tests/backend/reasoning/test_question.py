@@ -108,6 +108,15 @@ def test_how_far_a_value_can_be_raised_is_answered_by_a_bound_not_the_value_it_h
     assert not analyse("What is the default limit on the request line?").bound
 
 
+def test_a_value_one_may_set_is_not_the_amount_asked_for() -> None:
+    asked = analyse("How long does the app get after a disconnect before the task is cancelled?")
+    assert asked.kind == "number"
+    assert not holds_cue(asked, "Set to 0 to cancel immediately (not recommended).")
+    assert not holds_cue(asked, "It has this many seconds. You can set it to 0 to cancel.")
+    assert holds_cue(asked, "**Default:** `3`\n\nGrace period (seconds) for ASGI apps.")
+    assert holds_cue(asked, "The grace period is set to 3 seconds by default.")
+
+
 def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     asked = analyse("How do I enable HTTP/2 in httpx?")
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
