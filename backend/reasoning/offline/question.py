@@ -394,7 +394,7 @@ _ASK_WORD: Final = (
 _ASKING: Final = r"\s*" + _ASK_WORD
 # A scene set by a condition ("When …, how …?"): it narrows, the rest asks.
 _CONDITION_CLAUSE: Final = re.compile(
-    r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|however)"
+    r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|until|till|however)"
     r"\b[^,?]*," + _ASKING,
     re.I,
 )

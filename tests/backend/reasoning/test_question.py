@@ -208,6 +208,12 @@ def test_a_name_cue_is_a_name_the_question_does_not_already_say() -> None:
     assert holds_cue(asked, "Use Context.get_parameter_source to find out.")
 
 
+def test_an_opening_until_clause_sets_the_scene_and_the_ask_after_it_says_the_kind() -> None:
+    question = "Until we fix it, how can gunicorn recycle workers periodically?"
+    assert asking_part(question) == "how can gunicorn recycle workers periodically?"
+    assert analyse(question).kind == "how"
+
+
 def test_an_initial_does_not_end_the_scene_of_a_question() -> None:
     question = "How many teams attend the meeting where the John H. Johnson Award is given?"
     assert asking_part(question) == question
