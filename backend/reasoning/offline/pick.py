@@ -118,6 +118,8 @@ ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that neve
 HEADING_SIMILARITY: Final = 0.5
 HEADING_BONUS: Final = 0.2
 RELEASE_SHARE: Final = 0.85  # a passage naming the asked release, this close to the best
+LIST_LEAD: Final = 1.15  # a list that scores this many times the best of any other section
+MIN_LIST_COVERAGE: Final = 0.1  # … answers a list question holding this share of its words
 SIBLING_MARGIN: Final = 0.05  # a sibling passage this close that holds more of the question wins
 LEVEL_MARGIN: Final = 0.01  # a passage this close behind the best, answering, answers in its place
 TYPED_NAME_BONUS: Final = 0.06
@@ -568,10 +570,16 @@ def choose(
         for name in unknown_names(asking_alone, known or sources)
     )
 
+    # A list asked for, and a list that stands out: "The responsibilities of an executor are as
+    # follows: …" for "… what duties is my executor expected to take on?" answers, however
+    # few of the scene's words it holds (the lead-in says in its own words what it lists).
+    standing_out = scored[0] if listing and _list_stands_out(scored) else None
+
     def answers(choice: Choice) -> bool:
         return (
             (
                 choice.coverage >= MIN_COVERAGE
+                or (choice is standing_out and choice.coverage >= MIN_LIST_COVERAGE)
                 or (choice.similarity >= CLOSE_SIMILARITY and choice.coverage >= MIN_CLOSE_COVERAGE)
                 or _holds_the_ask(asked, choice, idf, plan.query)
                 or (choice.passage.is_code and _shows(choice.passage, quoted))
@@ -602,6 +610,19 @@ def choose(
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def _list_stands_out(scored: list[Choice]) -> bool:
+    """Is the best passage a list under a lead-in, with the list cue, scored well ahead
+    (LIST_LEAD times) of the best passage of any other section?"""
+    top = scored[0]
+    if not (top.passage.is_list and top.cue and top.passage.sentences[0].rstrip().endswith(":")):
+        return False
+    place = (top.passage.source.id, top.passage.section)
+    other = next(
+        (c.score for c in scored[1:] if (c.passage.source.id, c.passage.section) != place), 0.0
+    )
+    return top.score >= LIST_LEAD * other
 
 
 _THAT_THING: Final = re.compile(r"\b(?:that|this|those|these)\s+[a-z]\w+", re.I)

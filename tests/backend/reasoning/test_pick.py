@@ -6,12 +6,13 @@ import pytest
 
 from backend.reasoning.models import Plan, Source, SubQuery
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.passages import passages, shown_for
+from backend.reasoning.offline.passages import Passage, passages, shown_for
 from backend.reasoning.offline.pick import (
     _POINTER,
     _REPLACED,
     LIST_WINDOWS,
     MIN_CLOSE_COVERAGE,
+    MIN_COVERAGE,
     WINDOW_PENALTY,
     Choice,
     _bounds_asked_product,
@@ -22,6 +23,7 @@ from backend.reasoning.offline.pick import (
     _gone_named,
     _holds_the_ask,
     _level_answer,
+    _list_stands_out,
     _of_the_other_kind,
     _opposes,
     _points_back,
@@ -241,6 +243,49 @@ async def test_a_setting_to_enable_what_is_not_implemented_is_denied_whatever_th
     assert pick.denial is not None and "not implemented" in pick.denial.passage.quote
     there = source("S2", "RFC Compliance", PUSH_NOTE.replace("is not implemented", "is on"))
     assert (await _pick(engine, question, [sources[0], there])).denial is None
+
+
+EXECUTOR_DUTIES = (
+    "The responsibilities of an executor are as follows:\n\n"
+    "- Performing any initialization when `start()` is called\n"
+    "- Releasing any resources when `shutdown()` is called\n"
+    "- Keeping track of the number of instances of each job running on it, and refusing to run "
+    "more than the maximum\n"
+    "- Notifying the scheduler of the results of the job\n"
+)
+STORES = (
+    "Job stores house the scheduled jobs. The default job store simply keeps the jobs in "
+    "memory.\n\nTriggers contain the scheduling logic."
+)
+
+
+async def test_a_list_that_stands_out_answers_a_list_question_whatever_the_scene(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm writing a custom executor that hands jobs to our cluster. What duties is my "
+        "executor expected to take on?"
+    )
+    duties = source("S1", "Custom executors", EXECUTOR_DUTIES)
+    pick = await _pick(engine, question, [duties, source("S2", "Basic concepts", STORES)])
+    assert pick.best is not None and pick.best.passage.is_list
+    assert pick.best.coverage < MIN_COVERAGE and pick.found
+
+
+def test_a_list_stands_out_only_well_ahead_of_every_other_section() -> None:
+    listed = next(p for p in passages(source("S1", "Custom executors", EXECUTOR_DUTIES)))
+    assert listed.is_list
+    other = passages(source("S2", "Basic concepts", STORES))[0]
+    item = next(
+        p for p in passages(source("S1", "Custom executors", EXECUTOR_DUTIES)) if not p.is_list
+    )
+
+    def ranked(top: Passage, second: float) -> list[Choice]:
+        return [Choice(top, 0.6, 0.7, 0.11, True), Choice(other, second, 0.5, 0.1, True)]
+
+    assert _list_stands_out(ranked(listed, 0.5))
+    assert not _list_stands_out(ranked(listed, 0.55))  # another section about as good
+    assert not _list_stands_out(ranked(item, 0.3))  # not a list
 
 
 def test_a_sentence_that_only_sends_the_reader_elsewhere_is_recognised() -> None:
