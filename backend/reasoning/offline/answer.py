@@ -521,6 +521,7 @@ def _ask_answer(
         release=own.release,
         quoted=scored.quoted,
         bound=own.bound,
+        people=own.people,
     )
     view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
     pick = choose(asked, view, sources, vectors, ask=ask.text)

@@ -382,6 +382,9 @@ class Asked:
     # "How far can I raise it?": how high a value may go, a bound ("Value is a number from 0
     # (unlimited) to 8190"), not the value it has ("Default: `4094`")
     bound: bool = False
+    # "Who can connect to the control socket?": who is let in, said of people or roles
+    # ("allows only the socket owner"), not a name of any kind ("Default: `gunicorn.ctl`")
+    people: bool = False
 
 
 # A question often opens with its setting: a statement ("My users are on Zsh. How …?") or a
@@ -557,7 +560,21 @@ def analyse(question: str) -> Asked:
         outcome=kind == "how" and bool(_WHAT_HAPPENS.match(q)),
         denied=kind == "list" and has_negation(_SUBORDINATE.split(asks)[0]),
         bound=kind == "number" and bool(_BOUND_ASKED.search(q)),
+        people=kind == "name" and bool(_WHO_IS_LET.match(q)),
     )
+
+
+_WHO_IS_LET: Final = re.compile(
+    r"^\W*who\s+(?:can|could|may|is\s+allowed\s+to|are\s+allowed\s+to|is\s+able\s+to|has|have|"
+    r"gets?)\s+(?:access|connect|read|write|use|see|reach|run|call|open|edit|change|modify|"
+    r"delete|send)\b",
+    re.I,
+)
+_PEOPLE: Final = re.compile(
+    r"\b(?:owners?|users?|groups?|root|admins?|administrators?|anyone|anybody|everyone|"
+    r"everybody|nobody|no\s+one|members?|others|world|superusers?)\b",
+    re.I,
+)
 
 
 _BOUND_ASKED: Final = re.compile(
@@ -935,6 +952,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
             and (_DEFAULT_VALUE.search(_without_asked_names(asked, s)) or _defaults_to(s))
             for s in split_sentences(passage)
         )
+    if asked.people:
+        return bool(_PEOPLE.search(passage))
     if asked.kind == "number" and asked.bound:
         return _counts(asked, passage) and bool(_BOUND_STATED.search(plain(passage)))
     if asked.kind == "number":

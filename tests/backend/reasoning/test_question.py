@@ -117,6 +117,14 @@ def test_a_value_one_may_set_is_not_the_amount_asked_for() -> None:
     assert holds_cue(asked, "The grace period is set to 3 seconds by default.")
 
 
+def test_who_may_connect_is_answered_by_people_or_roles_not_by_any_name() -> None:
+    asked = analyse("Who can connect to the control socket by default?")
+    assert asked.people
+    assert holds_cue(asked, "Default ``0600`` allows only the socket owner.")
+    assert not holds_cue(asked, "`control_socket`: Default: `gunicorn.ctl`; Unix socket path")
+    assert not analyse("Who maintains the `Statsd` logger class?").people  # a name, as before
+
+
 def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     asked = analyse("How do I enable HTTP/2 in httpx?")
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
