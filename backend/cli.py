@@ -262,6 +262,14 @@ def research(
     ] = None,
 ) -> None:
     """Research a question: plan, search, fact-check, and write a cited report."""
+    if data_dir is not None and not data_dir.expanduser().is_dir():
+        # A mistyped path would otherwise make a new, empty store and research MARSA's own
+        # docs (what a first run with no store does), answering from the wrong corpus.
+        raise typer.BadParameter(
+            f"{data_dir} does not exist, so nothing was ingested there. Check the path, or "
+            f"ingest documents into it first: marsa ingest PATH --data-dir {data_dir}",
+            param_hint="--data-dir",
+        )
     _use_data_dir(data_dir)
     from backend.mcp_client import ServerUnavailable
     from backend.research_cli import render, research_command

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,21 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
 def test_an_unknown_source_is_refused_with_the_configured_ones(tmp_path: Path) -> None:
     result = marsa("research", "anything", "--sources", "docs,webb", data_dir=tmp_path / "data")
     assert result.returncode == 2
-    assert "unknown source(s) webb" in result.stderr
+    configured = "configured: docs, github, scholarly, searxng, web"
+    assert f"unknown source(s) webb; {configured}" in result.stderr
+    # … also when no name given is one of them (no server is started for a wrong name)
+    only = marsa("research", "anything", "--sources", "doc", data_dir=tmp_path / "data")
+    assert only.returncode == 2
+    assert f"unknown source(s) doc; {configured}" in only.stderr
+
+
+def test_a_data_dir_that_does_not_exist_is_refused_and_not_made(tmp_path: Path) -> None:
+    typo = tmp_path / "stor"
+    result = marsa("research", "anything", "--data-dir", str(typo), data_dir=tmp_path / "data")
+    assert result.returncode == 2
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())  # (rich's error box)
+    assert "does not exist, so nothing was ingested there" in said
+    assert not typo.exists() and not (tmp_path / "data").exists()
 
 
 def test_max_iterations_above_the_cap_is_refused(tmp_path: Path) -> None:
