@@ -554,6 +554,8 @@ def choose(
         in_ask = identifiers(asking_alone)
         if about and (in_ask or about[0].score >= scored[0].score - SCENE_NAME_MARGIN):
             scored = about + [c for c in scored if c not in about]
+    if needs_value(asked):
+        scored = _valued_sibling_first(scored)
     scored = _asked_release_first(scored, plan.query)
     # the names a value must be said of: those of the ask, when a scene comes before it
     # ("… define an event_loop fixture. In which version did that fixture get removed?":
@@ -695,6 +697,22 @@ def _fuller_sibling_first(
             and held < _held(choice.passage, terms)
             and not _uses_the_avoided(avoided, plain(choice.passage.quote))
         ):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+def _valued_sibling_first(scored: list[Choice]) -> list[Choice]:
+    """A value asked for, and the best passage holds none: a passage of the same section,
+    scored close to it, that holds one answers better ("`SqliteDatabase(…, timeout=5, …)`"
+    before "`timeout`: Get or set the busy timeout (seconds)." for the default busy timeout)."""
+    if len(scored) < 2 or scored[0].cue:
+        return scored
+    top = scored[0]
+    place = (top.passage.source.id, top.passage.section)
+    for choice in scored[1:]:
+        if choice.score < top.score - SIBLING_MARGIN:
+            break
+        if choice.cue and (choice.passage.source.id, choice.passage.section) == place:
             return [choice, *(c for c in scored if c is not choice)]
     return scored
 

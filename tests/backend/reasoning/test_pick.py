@@ -29,6 +29,7 @@ from backend.reasoning.offline.pick import (
     _points_back,
     _renames_unnamed,
     _uses_the_avoided,
+    _valued_sibling_first,
     _way_around,
     assigned_names,
     choose,
@@ -286,6 +287,24 @@ def test_a_list_stands_out_only_well_ahead_of_every_other_section() -> None:
     assert _list_stands_out(ranked(listed, 0.5))
     assert not _list_stands_out(ranked(listed, 0.55))  # another section about as good
     assert not _list_stands_out(ranked(item, 0.3))  # not a list
+
+
+def test_a_value_asked_for_comes_from_a_close_passage_of_the_same_section_that_holds_one() -> None:
+    text = (
+        "`SqliteDatabase(database, pragmas=None, timeout=5)`: Sqlite database implementation."
+        "\n\n`timeout`: Get or set the busy timeout (seconds)."
+    )
+    found = passages(source("S1", "SqliteDatabase", text))
+    valued = next(p for p in found if "timeout=5" in p.quote and len(p.sentences) == 1)
+    bare = next(p for p in found if p.quote.startswith("`timeout`") and len(p.sentences) == 1)
+    elsewhere = passages(source("S2", "Pools", "The pool holds 20 connections at most."))[0]
+
+    def ranked(second: Passage, score: float) -> list[Choice]:
+        return [Choice(bare, 0.62, 0.7, 0.8, False), Choice(second, score, 0.6, 0.3, True)]
+
+    assert _valued_sibling_first(ranked(valued, 0.6))[0].passage is valued
+    assert _valued_sibling_first(ranked(valued, 0.5))[0].passage is bare  # not close
+    assert _valued_sibling_first(ranked(elsewhere, 0.61))[0].passage is bare  # another section
 
 
 def test_a_sentence_that_only_sends_the_reader_elsewhere_is_recognised() -> None:
