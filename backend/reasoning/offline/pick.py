@@ -150,8 +150,10 @@ _CANNOT_BE: Final = re.compile(
     r"|\b(?:cannot|can't|can not)\s+(?:directly\s+|simply\s+|currently\s+|yet\s+)?"
     r"(?!only\b|just\b|be\b|always\b|necessarily\b)\w+"  # "cannot be set to `*` …": a rule
     # "This option cannot be specified in the `pyproject.toml` config.": not that way, or there
+    # ("Isolation level cannot be specified for nested `atomic()` blocks.": not for those)
     r"|\b(?:cannot|can't|can not)\s+be\s+(?:specified|configured|set|given|passed|defined|"
-    r"declared|put|placed|written|stored|listed)\s+(?:in|via|through|inside|under|from)\b"
+    r"declared|put|placed|written|stored|listed|applied|changed|overridden)\s+"
+    r"(?:in|via|through|inside|under|from|for|on|with|within|together)\b"
     # "(but note it does not apply to `pyproject.toml` configuration …)": not there
     r"|\b(?:does|do|will)\s*(?:not|n't)\s+apply\s+(?:to|in|for|with)\b"
     r"|there (?:is|are) no\b|\bnever (?:supported|existed)|\bunsupported\b"

@@ -494,6 +494,7 @@ def test_a_word_family_counts_but_a_longer_identifier_does_not() -> None:
         ("This option cannot be specified in the `pyproject.toml` config.", True),
         ("`allow_origins` cannot be set to `*` when credentials are allowed.", False),
         ("`--check` cannot be used in combination with `--diff`.", False),
+        ("Isolation level cannot be specified for nested `atomic()` blocks.", True),
     ],
 )
 def test_a_denial_inside_a_condition_is_no_denial(sentence: str, denied: bool) -> None:
