@@ -162,6 +162,7 @@ def write(
         if c.id not in shown
         and c not in disputed
         and _complete(c.text)
+        and not _cut_where_a_chunk_began(c, registry.sources)
         and not (answer.passage and c.text in answer.passage.quote)
     ]
     sections = _sections(plan, findings)
@@ -226,6 +227,21 @@ def _complete(text: str) -> bool:
         # "… so the model was given up.)": begun inside a parenthesis, cut where a chunk began
         and not _closes_unopened(shown)
     )
+
+
+def _cut_where_a_chunk_began(claim: Claim, sources: dict[str, Source]) -> bool:
+    """Does the claim open a retrieved chunk in lower case ("least one citation after the
+    citation check …")? The store cuts a long section into overlapping windows at any word,
+    so such a chunk, retrieved without the one before it, begins inside a sentence."""
+    if not claim.text[:1].islower():
+        return False
+    for sid in claim.source_ids:
+        source = sources.get(sid)
+        if source is not None and any(
+            chunk.lstrip().startswith(claim.text[:60]) for chunk in source.chunks
+        ):
+            return True
+    return False
 
 
 def _closes_unopened(text: str) -> bool:

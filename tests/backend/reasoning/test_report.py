@@ -724,6 +724,31 @@ async def test_a_part_whose_premise_the_sources_deny_denies_the_question(
     assert report.answer.startswith("The sources contradict the question's premise: Note: Server")
 
 
+def test_a_finding_that_opens_a_chunk_cut_inside_a_sentence_is_left_out() -> None:
+    from backend.reasoning.models import Claim
+    from backend.reasoning.offline.report import _cut_where_a_chunk_began
+
+    cut = "least one citation after the citation check when there are sources."
+    whole = "The guard keeps a report with at least one citation after the check."
+    later = "Each source is scored by domain authority, recency and depth."
+    text = f"{cut}\n\n{later}\n\n{whole}"
+    doc = source("S1", "Architecture", text).model_copy(
+        update={"chunks": [f"{cut}\n\n{later}", whole], "chunk_sections": ["Guard", "Guard"]}
+    )
+    sources = {"S1": doc}
+
+    def claim(words: str) -> Claim:
+        return Claim(id="C1", text=words, source_ids=["S1"])
+
+    assert _cut_where_a_chunk_began(claim(cut), sources)
+    assert not _cut_where_a_chunk_began(claim(whole), sources)  # begins as a sentence does
+    assert not _cut_where_a_chunk_began(claim(later), sources)
+    # lower case inside a chunk is a sentence of its own ("urllib3 is …" mid-text)
+    inside = "urllib3 is a powerful HTTP client for Python."
+    doc = doc.model_copy(update={"text": f"Intro.\n\n{inside}", "chunks": [f"Intro.\n\n{inside}"]})
+    assert not _cut_where_a_chunk_began(claim(inside), {"S1": doc})
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
