@@ -59,23 +59,40 @@ class Rate:
         self.clock = clock
         self.start = clock()
         self.sizes = sizes if sizes is not None and len(sizes) == total else None
+        # (time, files done) when the first file was done: the time before it holds the
+        # servers' start and the embedder's warm-up, which no later file pays again (a new
+        # user saw "about 11 min 40 s left", then "23 min 20 s", then "38 s")
+        self.first: tuple[float, int] | None = None
+
+    def advance(self, done: int) -> None:
+        """Files done so far (called as each one is done)."""
+        if self.first is None and done >= 1:
+            self.first = (self.clock(), done)
 
     def figures(self, done: int) -> str:
         elapsed = self.clock() - self.start
         rate = done / elapsed if done and elapsed > 0 else 0.0
         if done >= self.total:
             left = "done"
+        elif self.first is not None:
+            since, first_done = self.first
+            if done > first_done and self.clock() > since:
+                seconds = self._seconds_left(done, self.clock() - since, first_done)
+                left = f"about {duration(seconds)} left"
+            else:
+                left = "time left not known yet"
         elif rate:
             left = f"about {duration(self._seconds_left(done, elapsed))} left"
         else:
             left = "time left not known yet"
         return f"{rate:.1f} files/s · {left}"
 
-    def _seconds_left(self, done: int, elapsed: float) -> float:
-        if self.sizes is None or sum(self.sizes[:done]) <= 0:
-            return (self.total - done) * elapsed / done
-        sent = sum(self.sizes[:done])
-        return (sum(self.sizes) - sent) * elapsed / sent
+    def _seconds_left(self, done: int, elapsed: float, after: int = 0) -> float:
+        """The rest at the pace of the files from ``after`` to ``done`` (in ``elapsed``)."""
+        if self.sizes is None or sum(self.sizes[after:done]) <= 0:
+            return (self.total - done) * elapsed / (done - after)
+        sent = sum(self.sizes[after:done])
+        return sum(self.sizes[done:]) * elapsed / sent
 
     def line(self, done: int) -> str:
         return f"ingesting: {done}/{self.total} files · {self.figures(done)}"
@@ -101,6 +118,7 @@ class PlainProgress:
 
     def advance(self, done: int) -> None:
         self.done = done
+        self.rate.advance(done)
         self.tick()
 
     def tick(self) -> None:
@@ -133,6 +151,7 @@ async def _progress(
             task = bar.add_task("ingesting", total=total, figures=rate.figures(0))
 
             def show(done: int, name: str) -> None:
+                rate.advance(done)
                 bar.update(
                     task,
                     completed=done,

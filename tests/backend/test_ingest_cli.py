@@ -55,3 +55,15 @@ def test_the_time_left_follows_the_bytes_still_to_go_when_sizes_are_known() -> N
     rate = Rate(total=10, clock=clock, sizes=[900, *([11] * 9)])
     clock.now += 10.0
     assert rate.figures(1) == "0.1 files/s · about 1 s left"
+
+
+def test_the_time_left_leaves_out_the_warm_up_the_first_file_paid_for() -> None:
+    clock = Clock()
+    rate = Rate(total=10, clock=clock, sizes=[100] * 10)
+    clock.now += 30.0  # the servers' start and the embedder's warm-up, then file 1
+    rate.advance(1)
+    assert rate.figures(1) == "0.0 files/s · time left not known yet"
+    clock.now += 2.0
+    rate.advance(3)
+    # 2 files in the 2 s since the first: 7 to go is about 7 s, not 75 s (32 s for 3 files)
+    assert rate.figures(3) == "0.1 files/s · about 7 s left"
