@@ -80,6 +80,12 @@ def walk(paths: list[Path]) -> Walk:
     return result
 
 
+# A documentation tool's own folders (Sphinx's): page templates such as `layout.html`, static
+# files and built output, not documents; a new user's peewee docs brought two templates in.
+TOOL_FOLDERS = frozenset({"_build", "_static", "_templates", "_themes"})
+TOOL_FOLDER_REASON = "a documentation tool's templates, static files or built pages"
+
+
 def _under(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
     """Every entry below a folder in name order; hidden ones and links to folders are
     reported, not entered."""
@@ -91,6 +97,8 @@ def _under(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
     for entry in entries:
         if entry.name.startswith("."):
             skipped.append(Skipped(entry, "hidden"))
+        elif entry.name in TOOL_FOLDERS and entry.is_dir() and not entry.is_symlink():
+            skipped.append(Skipped(entry, TOOL_FOLDER_REASON))
         elif entry.is_symlink() and entry.is_dir():
             skipped.append(Skipped(entry, "link to a folder (links to folders are not followed)"))
         elif entry.is_dir():

@@ -46,12 +46,16 @@ def test_every_skipped_file_is_listed_with_its_reason(tmp_path: Path) -> None:
             "data.txt": b"text\x00with a NUL",
             ".hidden.md": b"secret",
             ".git/config.md": b"never listed one by one",
+            "_themes/flask/layout.html": b"<html>{% block body %}{% endblock %}</html>",
+            "_build/html/index.html": b"<html>built</html>",
         },
     )
     found = walk([root])
     assert [f.relative_path for f in found.files] == ["ok.md"]
     assert reasons(root, found) == {
         ".git": "hidden",
+        "_build": "a documentation tool's templates, static files or built pages",
+        "_themes": "a documentation tool's templates, static files or built pages",
         ".hidden.md": "hidden",
         "Makefile": "unsupported type (no extension)",
         "data.txt": "binary content in a text file",
