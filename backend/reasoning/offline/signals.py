@@ -466,6 +466,8 @@ def slot_values(text: str) -> dict[tuple[str, ...], str]:
         start = text.find(name)
         if start <= 0:
             continue
+        if text[:start].rstrip().endswith(";") and text[start + len(name) :].lstrip()[:1] == ":":
+            continue  # a table row's next label ("…; Command: `runtests.py`"), not a value
         before = [w for w in re.findall(r"[A-Za-z]+", text[:start])[-3:] if w not in _ARTICLES]
         before = before[-2:]
         if not before or any(not w.islower() for w in before):

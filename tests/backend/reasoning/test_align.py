@@ -137,3 +137,16 @@ def test_a_negation_of_what_a_thing_does_still_conflicts() -> None:
     claim = "The middleware does not compress responses smaller than 500 bytes."
     other = "The middleware compresses responses smaller than 500 bytes."
     assert "negation" in {s.kind for s in aligned_conflicts(claim, other)}
+
+
+def test_a_table_rows_next_label_is_no_value_in_a_slot() -> None:
+    from backend.reasoning.offline.signals import contradiction_signals
+
+    # two pages' tables list the same driver with different next columns: no disagreement
+    a = "SQLite: Driver: cysqlite; Command: `runtests.py -e cysqlite`"
+    b = "Sqlite (alternate): Driver: `cysqlite`; Implementation: `CySqliteDatabase`"
+    assert contradiction_signals(a, b) == []
+    # a name filling the slot is still a value
+    founded = "The hotel was founded in Paris by Ritz."
+    other = "The hotel was founded in London by Ritz."
+    assert [s.kind for s in contradiction_signals(founded, other)] == ["value"]
