@@ -231,6 +231,11 @@ HTTP2_SETTINGS = (
 )
 
 
+def push_sources() -> list[Source]:
+    """HTTP/2's settings, and the note that server push is not implemented."""
+    return [source("S1", "HTTP/2", HTTP2_SETTINGS), source("S2", "RFC Compliance", PUSH_NOTE)]
+
+
 async def test_a_setting_to_enable_what_is_not_implemented_is_denied_whatever_the_scene(
     engine: OfflineEngine,
 ) -> None:
@@ -239,7 +244,7 @@ async def test_a_setting_to_enable_what_is_not_implemented_is_denied_whatever_th
         "We've turned on HTTP/2 in gunicorn and want to use server push to send our CSS and "
         "JS along with the HTML. Which setting enables push?"
     )
-    sources = [source("S1", "HTTP/2", HTTP2_SETTINGS), source("S2", "RFC Compliance", PUSH_NOTE)]
+    sources = push_sources()
     pick = await _pick(engine, question, sources)
     assert pick.denial is not None and "not implemented" in pick.denial.passage.quote
     there = source("S2", "RFC Compliance", PUSH_NOTE.replace("is not implemented", "is on"))

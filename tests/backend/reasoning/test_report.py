@@ -711,14 +711,13 @@ async def test_a_passage_two_parts_rank_first_is_shown_once(engine: OfflineEngin
 async def test_a_part_whose_premise_the_sources_deny_denies_the_question(
     engine: OfflineEngine,
 ) -> None:
-    from tests.backend.reasoning.test_pick import HTTP2_SETTINGS, PUSH_NOTE
+    from tests.backend.reasoning.test_pick import push_sources
 
     question = (
         "We've turned on HTTP/2 in gunicorn and want to use server push for our CSS. Which "
         "setting enables push, and how many pushed streams are allowed per response?"
     )
-    sources = [source("S1", "HTTP/2", HTTP2_SETTINGS), source("S2", "RFC Compliance", PUSH_NOTE)]
-    plan, report = await _run(engine, question, sources)
+    plan, report = await _run(engine, question, push_sources())
     assert plan.kind == "multi_part"
     assert not report.answer_found
     assert report.answer.startswith("The sources contradict the question's premise: Note: Server")
