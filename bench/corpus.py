@@ -232,6 +232,24 @@ CORPORA = {
             "index.md",
         ),
     ),
+    "tornado": Corpus(
+        package="tornado",
+        version="6.6.1",  # reStructuredText, guide/ subfolder; release notes and toctree-only pages left out
+        sha256="28e6311402af59c8b02e3fa0f5e7d8eb465b25081381803b127d97e6a4395d5a",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=(
+            "releases/",
+            "releases.rst",
+            "guide.rst",
+            "coroutine.rst",
+            "http.rst",
+            "integration.rst",
+            "networking.rst",
+            "utilities.rst",
+            "webframework.rst",
+        ),
+    ),
 }
 
 
