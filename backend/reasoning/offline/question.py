@@ -253,7 +253,10 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"helps?(?: to)? (?:avoid|prevent|minimi[sz]e|reduce|ensure|keep))\b"
         # a consequence spelled out: "If you have X enabled, cached loggers will not be affected"
         r"|\bif\b[^.;]{3,80},[^.;]{0,80}\b(?:will|won't|would|cannot|can't)\b"
-        r"|,\s+so\s+(?:it|you|that|the|this|they|these|those|we|there)\b",
+        r"|,\s+so\s+(?:it|you|that|the|this|they|these|those|we|there)\b"
+        # a limit stated, which explains what the asker sees: "``sync`` worker does not
+        # support persistent connections and will ignore this option"
+        r"|\b(?:does|do)\s*(?:not|n't)\s+support\b|\bwill\s+ignore\b|\b(?:is|are)\s+ignored\b",
         re.I,
     ),
     "how": re.compile(

@@ -125,6 +125,14 @@ def test_who_may_connect_is_answered_by_people_or_roles_not_by_any_name() -> Non
     assert not analyse("Who maintains the `Statsd` logger class?").people  # a name, as before
 
 
+def test_a_stated_limit_explains_why_a_setting_has_no_effect() -> None:
+    asked = analyse("We set --keep-alive 75, but it still closes the connection. Why?")
+    assert asked.kind == "why"
+    note = "``sync`` worker does not support persistent connections and will ignore this option."
+    assert holds_cue(asked, note)
+    assert not holds_cue(asked, "The number of seconds to wait for requests on a connection.")
+
+
 def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     asked = analyse("How do I enable HTTP/2 in httpx?")
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
