@@ -24,7 +24,7 @@ Each reading returns the sentence (without citation markers) and the claims it r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from backend.reasoning.models import Claim, Plan, Source, SubQuery, Verdict
@@ -471,6 +471,11 @@ def _passage_per_ask(
         parts.append(answered)
     if len(parts) == 1 and merged:
         return parts[0]
+    if len(parts) == 1 and not parts[0].found and len(several) >= 2:
+        # The first ask is not answered, and the passage shown for it is all a later ask has:
+        # not the whole question's best passage either ("Which Application setting caps the
+        # requests per client IP …, and what is its default limit?" / `max_clients=10`).
+        return replace(parts[0], lead=NOT_FOUND)
     if len(parts) < 2:
         return None
     return _joined(parts)

@@ -748,6 +748,37 @@ def test_a_finding_that_opens_a_chunk_cut_inside_a_sentence_is_left_out() -> Non
     assert not _cut_where_a_chunk_began(claim(inside), {"S1": doc})
 
 
+async def test_an_unanswered_first_ask_is_not_answered_by_what_a_later_ask_shares(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.asks import asks
+    from backend.reasoning.offline.passages import passages
+
+    question = (
+        "Which Application setting caps the requests per client IP per minute, and what is "
+        "its default limit?"
+    )
+    plan = await engine.plan(question, ["docs"])
+    several = asks(question)
+    assert len(several) == 2
+    curl = "`CurlAsyncHTTPClient(max_clients=10)`: `libcurl`-based HTTP client."
+    shown = passages(source("S1", "CurlAsyncHTTPClient", curl))[0]
+    # the first ask finds nothing that answers; the second's best is that same passage
+    by_ask = {
+        several[0].text: answer_module.Answer(
+            curl, [], passage=shown, found=False, basis={"score": 0.45}
+        ),
+        several[1].text: answer_module.Answer(
+            curl, [], passage=shown, found=True, basis={"score": 0.48}
+        ),
+    }
+    monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: by_ask[ask.text])
+    answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+    assert answered is not None and not answered.found
+    assert answered.lead == answer_module.NOT_FOUND
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
