@@ -234,7 +234,7 @@ CORPORA = {
     ),
     "tornado": Corpus(
         package="tornado",
-        version="6.6.1",  # reStructuredText, guide/ subfolder; release notes and toctree-only pages left out
+        version="6.6.1",  # reStructuredText with guide/; release notes, toctree-only pages out
         sha256="28e6311402af59c8b02e3fa0f5e7d8eb465b25081381803b127d97e6a4395d5a",
         docs="docs",
         suffixes=(".rst",),
