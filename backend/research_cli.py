@@ -15,7 +15,7 @@ from backend.graph.context import ResearchContext
 from backend.graph.follow_up import EarlierRun, FollowUpError
 from backend.graph.result import RunResult
 from backend.graph.run import run_research
-from backend.mcp_client import SERVERS, MCPHub, load_mcp_config
+from backend.mcp_client import SERVERS, MCPHub
 from backend.persistence import RUN_ID_PATTERN, RunRecord, RunStore, database_target
 from backend.persistence.database import DatabaseURLError
 from backend.persistence.runs import now_iso
@@ -71,16 +71,17 @@ async def research_command(
     if not quiet:
         tracer.subscribe(live_printer(console))
     engine = make_engine(settings, tracer)
+    builtins = [s for s in sources if s in SERVERS] if sources is not None else None
+    hub = MCPHub(settings, servers=builtins)  # reads the extra servers' config; starts nothing
     # Checked before any server starts: the servers started are only those asked for, so
     # they cannot say which names were meant ("--sources doc" has none of them).
-    configured = [*SERVERS, *(load_mcp_config(settings.mcp_config) if settings.mcp_config else {})]
+    configured = [*SERVERS, *hub.extras]
     unknown = sorted(set(sources or []) - set(configured))
     if unknown:
         raise ValueError(
             f"unknown source(s) {', '.join(unknown)}; configured: {', '.join(sorted(configured))}"
         )
-    builtins = [s for s in sources if s in SERVERS] if sources is not None else None
-    async with MCPHub(settings, servers=builtins) as hub:
+    async with hub:
         for name, status in hub.status.items():
             if not status.available and (sources is None or name in sources):
                 tracer.emit("client", "info", f"{name} unavailable: {status.reason}")
