@@ -439,6 +439,7 @@ def _passage_per_ask(
     words the ask carries (see ``asks``); a passage that already answered an earlier ask is
     not repeated. Found only when every ask is."""
     parts: list[Answer] = []
+    yes_no_ask: list[bool] = []  # per part: was its ask a yes-or-no one
     merged = False
     for ask in several:
         answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
@@ -455,6 +456,25 @@ def _passage_per_ask(
             # and the list of them, for "Which ones?") answers both asks in its place.
             if shown is not None and all(_holds_passage(shown, parts[k].passage) for k in held):
                 parts = [p for k, p in enumerate(parts) if k not in held] + [answered]
+                yes_no_ask = [y for k, y in enumerate(yes_no_ask) if k not in held] + [
+                    analyse(ask.text).kind == "yes_no"
+                ]
+                merged = True
+                continue
+            # The very passage that answered the earlier ask answers this one too: one answer
+            # for both ("Does waitress still need the stdlib module, and since which release
+            # has that been the case?" / "Changed in version 1.2.0: Waitress has now
+            # "vendored" `asyncore` into itself …").
+            # (a yes-or-no ask, that is: a passage picked for "Which methods does X accept?"
+            # and for "what does it do for one it has no handler for?" answers the second)
+            if (
+                answered.found
+                and shown is not None
+                and all(
+                    parts[k].found and _same_passage(shown, parts[k].passage) and yes_no_ask[k]
+                    for k in held
+                )
+            ):
                 merged = True
                 continue
             # Else, when the passage answered the earlier ask better than it answers this one,
@@ -469,6 +489,7 @@ def _passage_per_ask(
                 continue
             answered = other
         parts.append(answered)
+        yes_no_ask.append(analyse(ask.text).kind == "yes_no")
     if len(parts) == 1 and merged:
         return parts[0]
     if len(parts) == 1 and not parts[0].found and len(several) >= 2:
@@ -495,6 +516,10 @@ def _holds_passage(outer: Passage, inner: Passage | None) -> bool:
         and inner.quote in outer.quote
         and len(outer.quote) > len(inner.quote)
     )
+
+
+def _same_passage(one: Passage, other: Passage | None) -> bool:
+    return other is not None and one.source.id == other.source.id and one.quote == other.quote
 
 
 def _ask_answer(

@@ -779,6 +779,49 @@ async def test_an_unanswered_first_ask_is_not_answered_by_what_a_later_ask_share
     assert answered.lead == answer_module.NOT_FOUND
 
 
+async def test_the_passage_answering_a_yes_or_no_ask_and_the_next_answers_the_question(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.asks import asks
+    from backend.reasoning.offline.passages import passages
+
+    vendored = (
+        'Changed in version 1.2.0: Waitress has now "vendored" `asyncore` into itself as '
+        "`waitress.wasyncore`."
+    )
+    shown = passages(source("S1", "Glossary", vendored))[0]
+
+    def per_ask(question: str) -> answer_module.Answer | None:
+        several = asks(question)
+        assert len(several) == 2
+        by_ask = {
+            ask.text: answer_module.Answer(
+                vendored, [], passage=shown, found=True, basis={"score": 0.5 + k / 10}
+            )
+            for k, ask in enumerate(several)
+        }
+        monkeypatch.setattr(
+            answer_module, "_ask_answer", lambda _p, ask, *a, **k: by_ask[ask.text]
+        )
+        return answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+
+    question = (
+        "Does waitress still need the stdlib asyncore module, and since which waitress "
+        "release has that been the case?"
+    )
+    plan = await engine.plan(question, ["docs"])
+    answered = per_ask(question)
+    assert answered is not None and answered.found and answered.text == vendored
+    # a first ask that is no yes-or-no one is not taken as answered by the second's passage
+    question = (
+        "Which asyncore module does waitress use, and since which waitress release has that "
+        "been the case?"
+    )
+    plan = await engine.plan(question, ["docs"])
+    assert per_ask(question) is None
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
