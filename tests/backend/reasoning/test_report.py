@@ -801,9 +801,7 @@ async def test_the_passage_answering_a_yes_or_no_ask_and_the_next_answers_the_qu
             )
             for k, ask in enumerate(several)
         }
-        monkeypatch.setattr(
-            answer_module, "_ask_answer", lambda _p, ask, *a, **k: by_ask[ask.text]
-        )
+        monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: by_ask[ask.text])
         return answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
 
     question = (
