@@ -216,7 +216,10 @@ _DEFAULT: Final = re.compile(
     r"|\bif (?:i|you|we|one) (?:don't|do not|never) (?:give|pass|set|specify|provide|supply)\b"
     r"|\bif (?:none|nothing) is (?:given|passed|set|specified|provided)\b"
     r"|\bif (?:it|one|this) is(?:n't| not) (?:given|passed|set|specified|provided)\b"
-    r"|\bif (?:omitted|unset|left out)\b|\bwithout (?:giving|passing|setting|specifying)\b",
+    r"|\bif (?:omitted|unset|left out)\b|\bwithout (?:giving|passing|setting|specifying)\b"
+    # "What file mode does waitress give that socket unless told otherwise?"
+    r"|\bunless (?:told|(?:i|you|we) (?:say|tell it|specify|configure)) otherwise\b"
+    r"|\b(?:when|if) (?:it is |it's )?left (?:alone|untouched|as it is)\b",
     re.I,
 )
 

@@ -65,6 +65,9 @@ _GROUPS: Final = (
     "assign set setting",  # "when I assign a new value" / "on attribute setting"
     "interprocess inter-process cross-process",  # "cross-process locking" / "interprocess …"
     "lock locking synchronization synchronisation",
+    "cap maximum ceiling",  # "Is that a built-in cap?" / "a maximum of 100 connections"
+    "mode permission perms",  # "What file mode does it give the socket?" / "Octal permissions"
+    "shorten reduce decrease",
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

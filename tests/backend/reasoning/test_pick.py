@@ -663,6 +663,12 @@ def test_a_synonym_counts_towards_coverage() -> None:
     # attrs: "when I assign a new value to a field" / "validators run … on attribute setting"
     text = "Validators run on initialization and on attribute setting."
     assert coverage(["assign"], text, "", idf) > 0.5
+    # aiohttp: "Is that a built-in cap?" / "a maximum of 100 connections"
+    text = "The session holds a connector with a maximum of 100 connections."
+    assert coverage(["cap"], text, "", idf) > 0.5
+    # waitress: "What file mode does it give the socket?" / "Octal permissions to use"
+    assert coverage(["mode"], "Octal permissions to use for the socket.", "", idf) > 0.5
+    assert coverage(["mode"], "Octal digits to use for the socket.", "", idf) == 0.0
 
 
 def test_the_opposite_of_what_is_asked_speaks_of_it() -> None:

@@ -197,6 +197,9 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
         ("What worker count does the consumer use when you don't pass any flags?", True),
         ("I started it with no options at all. Which worker type does it use?", True),
         ("Which worker type does it use with the --fast flag?", False),
+        ("What file mode does waitress give that socket unless told otherwise?", True),
+        ("Which level does the logger use when it is left alone?", True),
+        ("Which level does the logger use when I tell it otherwise?", False),
         ("Which close code does WebSocketException use?", False),
     ],
 )
