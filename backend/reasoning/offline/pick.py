@@ -1787,6 +1787,8 @@ def _denial(
     # it names no option: the kind asked for is wanted only for what it turns on
     turned_on = _TURNS_ON.search(ask)
     enabled = key_terms(turned_on.group("what")) if turned_on else []
+    ask_named = [n for n in asked_names if n in named]
+    ask_terms = key_terms(ask)
 
     for choice in scored:
         passage = choice.passage
@@ -1810,6 +1812,8 @@ def _denial(
             # "Sharing a persistent job store among two or more processes will lead to … This
             # is because APScheduler does not currently have any interprocess synchronization
             # …": the reason, after what it causes, denies what was to be turned on
+            return choice
+        if _elided_denial(passage, ask_named, ask_terms):
             return choice
         if len(passage.sentences) != 1 or _of_the_other_kind(passage.quote, question):
             continue
@@ -1900,6 +1904,32 @@ _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b"
 _CLAUSE_END: Final = re.compile(
     r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|since|while|whereas|although|though)\b", re.I
 )
+
+
+# A denial whose subject is the passage's own ("`unix_socket`: Path of Unix socket. … Not
+# available on Windows."): it opens with the negation.
+_SUBJECTLESS_DENIAL: Final = re.compile(
+    r"^(?:not|does\s+not|doesn't|is\s+not|isn't|cannot|can't|can\s+not|never)\b", re.I
+)
+
+
+def _elided_denial(passage: Passage, named: list[str], terms: list[str]) -> bool:
+    """Does a later sentence of a passage on code the ask names say, with that code as its
+    unsaid subject, that what the ask wants of it is not so? "What path format does the
+    unix_socket setting expect on Windows?" / "`unix_socket`: Path of Unix socket (string).
+    If a socket path is specified, a Unix domain socket is made …. Not available on
+    Windows." (The denied clause holds a word of the ask, not only of the scene.)"""
+    if not named or passage.is_code or len(passage.sentences) < 2:
+        return False
+    first = f"{passage.label}\n{passage.sentences[0]}"
+    if not any(names_code(first, n) for n in named):
+        return False
+    return any(
+        _SUBJECTLESS_DENIAL.match(plain(sentence).strip()) is not None
+        and denies(sentence, gone=False)
+        and _denies_what_is_asked(sentence, terms)
+        for sentence in passage.sentences[1:]
+    )
 
 
 def _denies_what_is_asked(

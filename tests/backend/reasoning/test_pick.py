@@ -220,6 +220,30 @@ async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
     assert (await _pick(engine, question, [there])).denial is None
 
 
+UNIX_SOCKET = (
+    "- `unix_socket`: Path of Unix socket (string). If a socket path is specified, a Unix "
+    "domain socket is made instead of the usual inet domain socket. Not available on Windows. "
+    "Default: `None`\n"
+    "- `unix_socket_perms`: Octal permissions to use for the Unix domain socket (string). "
+    "Default: `'600'`\n"
+)
+
+
+async def test_a_denial_with_the_named_setting_as_its_unsaid_subject_denies_the_ask(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "On our Windows Server host a local proxy should talk to waitress over a Unix domain "
+        "socket. What path format does waitress's unix_socket setting expect on Windows?"
+    )
+    arguments = source("S1", "Arguments to waitress.serve", UNIX_SOCKET)
+    pick = await _pick(engine, question, [arguments])
+    assert pick.denial is not None and "Not available on Windows" in pick.denial.passage.quote
+    # … not when the ask is about something else the setting does not say
+    question = "What path format does waitress's unix_socket setting expect on Linux?"
+    assert (await _pick(engine, question, [arguments])).denial is None
+
+
 PUSH_NOTE = (
     "Note: Server Push (PUSH_PROMISE) is not implemented. This is an optional HTTP/2 feature "
     "that is being deprecated in HTTP/3 and is rarely used in practice."
