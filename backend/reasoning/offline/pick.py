@@ -558,6 +558,19 @@ def choose(
             scored = about + [c for c in scored if c not in about]
     if needs_value(asked):
         scored = _valued_sibling_first(scored)
+    errors = [n for n in named if _ERROR_NAME.search(n)]
+    if asked.kind in ("how", "why") and errors:
+        # "… so await resp.json() raises ContentTypeError. How do I get it parsed anyway?": a
+        # passage naming the error the asker meets, scored close to the best, says what
+        # brings it about and how to get past it ("If response's `content-type` does not
+        # match … `aiohttp.ContentTypeError` get raised. To disable content type check pass
+        # `None` value.")
+        meets = [
+            c
+            for c in scored
+            if c.score >= scored[0].score - SCENE_NAME_MARGIN and _names_any(c.passage, errors)
+        ]
+        scored = meets + [c for c in scored if c not in meets]
     scored = _asked_release_first(scored, plan.query)
     # the names a value must be said of: those of the ask, when a scene comes before it
     # ("… define an event_loop fixture. In which version did that fixture get removed?":
@@ -629,6 +642,7 @@ def _list_stands_out(scored: list[Choice]) -> bool:
     return top.score >= LIST_LEAD * other
 
 
+_ERROR_NAME: Final = re.compile(r"[a-z](?:Error|Exception)$")
 _THAT_THING: Final = re.compile(r"\b(?:that|this|those|these)\s+[a-z]\w+", re.I)
 _ACRONYM: Final = re.compile(r"[A-Z]{2,4}s?")
 
@@ -1292,12 +1306,15 @@ def names_code(text: str, name: str) -> bool:
     """Does the text name this code name: itself, the same member of another object
     (``Context.invoke`` for ``ctx.invoke``), or its last part written as code
     (`` `progressbar` ``, ``progressbar(``)? A plain word ("argument") is not enough."""
+    pascal = name[:1].isupper() and "." not in name
     lowered, name = text.lower(), name.lower()
     if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", lowered):
         return True
     member = name.rsplit(".", 1)[-1]
     if len(member) <= 3:
         return False  # "Node.js" and "require.js" share a suffix, not a member
+    if pascal and re.search(rf"\w\.{re.escape(name)}(?!\w)", lowered):
+        return True  # a class by its module's name: `aiohttp.ContentTypeError`
     if member == name and re.search(rf"\w\.{re.escape(name)}\(", lowered):
         return True  # a method called by its name ("clear()": `Event.clear()`)
     if member != name and re.search(rf"\w\.{re.escape(member)}(?!\w)", lowered):

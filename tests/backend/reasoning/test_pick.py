@@ -220,6 +220,29 @@ async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
     assert (await _pick(engine, question, [there])).denial is None
 
 
+JSON_RESPONSE = (
+    "## WebSocket utilities\n\n"
+    "`json`: Returns parsed JSON data of a WebSocket message.\n\n"
+    "## ClientResponse\n\n"
+    "If data is not still available a `read` call will be done. If response's "
+    "`content-type` does not match `content_type` parameter `aiohttp.ContentTypeError` get "
+    "raised. To disable content type check pass `None` value.\n"
+)
+
+
+async def test_a_passage_naming_the_error_the_asker_meets_comes_first_for_a_how(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "A third-party service returns a perfectly valid JSON body but labels it Content-Type: "
+        "text/html, so await resp.json() raises ContentTypeError. How do I get it parsed "
+        "anyway, without reading the text and calling json.loads myself?"
+    )
+    reference = source("S1", "Client Reference", JSON_RESPONSE)
+    pick = await _pick(engine, question, [reference])
+    assert pick.best is not None and "pass `None`" in pick.best.passage.quote
+
+
 UNIX_SOCKET = (
     "- `unix_socket`: Path of Unix socket (string). If a socket path is specified, a Unix "
     "domain socket is made instead of the usual inet domain socket. Not available on Windows. "
@@ -624,6 +647,8 @@ async def test_a_setting_named_in_words_is_denied_where_it_was_replaced(
         ("Each argument is positional.", "click.argument", False),  # a plain word
         ("Set `max_age` to a number of seconds.", "max_age", True),
         ("Remove dependency on require.js (#1218).", "Node.js", False),  # a suffix, no member
+        ("`aiohttp.ContentTypeError` get raised.", "ContentTypeError", True),  # by its module
+        ("`aiohttp.contenttypeerror` get raised.", "contenttypeerror", False),  # no class name
     ],
 )
 def test_a_code_name_is_named_as_code_not_as_a_plain_word(
