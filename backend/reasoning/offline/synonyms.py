@@ -68,6 +68,8 @@ _GROUPS: Final = (
     "cap maximum ceiling",  # "Is that a built-in cap?" / "a maximum of 100 connections"
     "mode permission perms",  # "What file mode does it give the socket?" / "Octal permissions"
     "shorten reduce decrease",
+    "overall total whole",  # "the overall deadline" / "a total 300 seconds timeout"
+    "deadline timeout",
 )
 _GROUP_OF: Final[dict[str, frozenset[str]]] = {}
 for _line in _GROUPS:

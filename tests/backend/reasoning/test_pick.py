@@ -718,6 +718,9 @@ def test_a_synonym_counts_towards_coverage() -> None:
     # waitress: "What file mode does it give the socket?" / "Octal permissions to use"
     assert coverage(["mode"], "Octal permissions to use for the socket.", "", idf) > 0.5
     assert coverage(["mode"], "Octal digits to use for the socket.", "", idf) == 0.0
+    # aiohttp: "What is the overall deadline by default?" / "a total 300 seconds timeout"
+    text = "By default aiohttp uses a total 300 seconds timeout."
+    assert coverage(["overall", "deadline"], text, "", idf) > 0.5
 
 
 def test_the_opposite_of_what_is_asked_speaks_of_it() -> None:
