@@ -451,6 +451,13 @@ def _passage_per_ask(
             for k, p in enumerate(parts)
             if p.passage is not None and shown is not None and _overlaps(shown, p.passage)
         ]
+        if (
+            answered.lead == DENIED
+            and shown is not None
+            and any(p.lead == DENIED and _same_passage(shown, p.passage) for p in parts)
+        ):
+            merged = True  # one premise, denied once ("WSGI support has been dropped, …")
+            continue
         if answered.lead != DENIED and held:
             # A passage holding an earlier one whole ("Werkzeug will detect and use them …"
             # and the list of them, for "Which ones?") answers both asks in its place.

@@ -1832,6 +1832,8 @@ def _denial(
             return choice
         if _elided_denial(passage, ask_named, ask_terms):
             return choice
+        if len(passage.sentences) == 1 and _support_dropped(passage.quote, ask_terms):
+            return choice
         if len(passage.sentences) != 1 or _of_the_other_kind(passage.quote, question):
             continue
         # A sentence about as near the question in meaning as any, saying it cannot be done,
@@ -1921,6 +1923,30 @@ _RENAMED: Final = re.compile(r"\brenamed?\b[^`.]{0,40}`(?P<old>[^`]+)`.*?\bto\b"
 _CLAUSE_END: Final = re.compile(
     r"[;!?]|[.:](?=\s|$)|\b(?:so|but|because|since|while|whereas|although|though)\b", re.I
 )
+
+
+# "*WSGI* support has been dropped", "Support for Python 2 was removed", "X is no longer
+# supported": a feature said to be gone, by its name in words
+_SUPPORT_DROPPED: Final = re.compile(
+    r"^(?:the\s+)?(?P<what>[\w*`.' -]{2,40}?)\s+support\s+(?:has\s+been|have\s+been|was|were|is)"
+    r"\s+(?:dropped|removed|discontinued)\b"
+    r"|^support\s+for\s+(?P<for>[\w*`.' -]{2,40}?)\s+(?:has\s+been|was|is)\s+"
+    r"(?:dropped|removed|discontinued)\b"
+    r"|^(?P<gone>[\w*`.' -]{2,40}?)\s+(?:is|are)\s+no\s+longer\s+supported\b",
+    re.I,
+)
+
+
+def _support_dropped(sentence: str, terms: list[str]) -> bool:
+    """Does the sentence say that support for a feature the ask names is gone? "Which aiohttp
+    wrapper exposes an Application as a WSGI app …?" / "*WSGI* support has been dropped, as
+    well as gunicorn wsgi support." (Every word of the feature's name is in the ask.)"""
+    m = _SUPPORT_DROPPED.match(plain(sentence).strip())
+    if m is None:
+        return False
+    feature = key_terms(m.group("what") or m.group("for") or m.group("gone"))
+    asked = {stem(t.lower()) for t in terms}
+    return bool(feature) and all(stem(t.lower()) in asked for t in feature)
 
 
 # A denial whose subject is the passage's own ("`unix_socket`: Path of Unix socket. … Not

@@ -28,6 +28,7 @@ from backend.reasoning.offline.pick import (
     _opposes,
     _points_back,
     _renames_unnamed,
+    _support_dropped,
     _uses_the_avoided,
     _valued_sibling_first,
     _way_around,
@@ -218,6 +219,22 @@ async def test_an_option_to_turn_on_what_the_sources_say_is_not_there_is_denied(
     # … not an option for what the sources do have
     there = source("S1", "FAQ", SHARED_STORE.replace("does not currently have any", "has an"))
     assert (await _pick(engine, question, [there])).denial is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "dropped"),
+    [
+        ("*WSGI* support has been dropped, as well as gunicorn wsgi support.", ["wsgi"], True),
+        ("Support for Python 2 was removed in 3.0.", ["python", "2", "version"], True),
+        ("Windows is no longer supported.", ["windows", "worker"], True),
+        ("WSGI support has been dropped.", ["aiohttp", "wrapper"], False),  # not what is asked
+        ("WSGI support has been added.", ["wsgi"], False),
+    ],
+)
+def test_support_said_dropped_for_a_feature_the_ask_names(
+    sentence: str, terms: list[str], dropped: bool
+) -> None:
+    assert _support_dropped(sentence, terms) is dropped
 
 
 JSON_RESPONSE = (

@@ -820,6 +820,31 @@ async def test_the_passage_answering_a_yes_or_no_ask_and_the_next_answers_the_qu
     assert per_ask(question) is None
 
 
+async def test_one_premise_that_two_asks_take_for_granted_is_denied_once(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.asks import asks
+    from backend.reasoning.offline.passages import passages
+
+    question = (
+        "Our platform team only runs Python services under uWSGI. Which aiohttp wrapper "
+        "exposes an Application as a WSGI app, and which gunicorn sync worker goes with it?"
+    )
+    plan = await engine.plan(question, ["docs"])
+    several = asks(question)
+    assert len(several) == 2
+    dropped = "WSGI support has been dropped, as well as gunicorn wsgi support."
+    shown = passages(source("S1", "Migration to 2.x", dropped))[0]
+    denial = answer_module.Answer(
+        dropped, [], passage=shown, found=False, lead=answer_module.DENIED, basis={"score": 0.5}
+    )
+    monkeypatch.setattr(answer_module, "_ask_answer", lambda *a, **k: denial)
+    answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+    assert answered is not None and not answered.found and not answered.parts
+    assert answered.lead == answer_module.DENIED and answered.text == dropped
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
