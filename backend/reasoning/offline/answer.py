@@ -462,6 +462,10 @@ def _passage_per_ask(
             # A passage holding an earlier one whole ("Werkzeug will detect and use them …"
             # and the list of them, for "Which ones?") answers both asks in its place.
             if shown is not None and all(_holds_passage(shown, parts[k].passage) for k in held):
+                if not answered.found and all(parts[k].found for k in held):
+                    # (the earlier ask's answer, with what follows it: "… (1000 by default, `0`
+                    # disables the cap) …" for "what is its default, and how do we lift it?")
+                    answered = replace(answered, found=True)
                 parts = [p for k, p in enumerate(parts) if k not in held] + [answered]
                 yes_no_ask = [y for k, y in enumerate(yes_no_ask) if k not in held] + [
                     analyse(ask.text).kind == "yes_no"

@@ -820,6 +820,38 @@ async def test_the_passage_answering_a_yes_or_no_ask_and_the_next_answers_the_qu
     assert per_ask(question) is None
 
 
+async def test_a_passage_holding_the_first_asks_answer_and_more_answers_the_next_ask_too(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.asks import asks
+    from backend.reasoning.offline.passages import passages
+
+    question = "Which limit are we hitting, what is its default, and how do we lift it?"
+    plan = await engine.plan(question, ["docs"])
+    several = asks(question)
+    assert len(several) == 2
+    cap = (
+        "If the form has more than `client_max_fields` fields (1000 by default, `0` disables "
+        "the cap), `post` raises `HTTPRequestEntityTooLarge`."
+    )
+    more = f"{cap} For efficiency use `multipart`."
+    first = passages(source("S1", "Server Reference", more))
+    short = next(p for p in first if p.quote == cap)
+    long = next(p for p in first if p.quote.startswith(cap) and p.quote != cap)
+    by_ask = {
+        several[0].text: answer_module.Answer(
+            cap, [], passage=short, found=True, basis={"score": 0.49}
+        ),
+        several[1].text: answer_module.Answer(
+            more, [], passage=long, found=False, basis={"score": 0.45}
+        ),
+    }
+    monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: by_ask[ask.text])
+    answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+    assert answered is not None and answered.found and answered.text == more
+
+
 async def test_one_premise_that_two_asks_take_for_granted_is_denied_once(
     engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
