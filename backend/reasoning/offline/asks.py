@@ -186,8 +186,9 @@ _SET_OF: Final = re.compile(r"\b(?:which|the|what) ones\b|\beach\b", re.I)
 
 def _setting(first: str) -> tuple[str, str]:
     """The setting the first ask opens with, and the ask without it."""
-    if ":" in first:
-        head, _, rest = first.rpartition(":")
+    # (a colon of prose, a space after it: not the one in code, "listen='*:8080'")
+    if colons := list(re.finditer(r":(?=\s)", first)):
+        head, rest = first[: colons[-1].start()], first[colons[-1].end() :]
         if rest.strip() and len(head.split()) >= 3:
             return head.strip(), rest.strip()
     sentences = statements(first)

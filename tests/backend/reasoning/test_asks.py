@@ -22,6 +22,17 @@ def test_a_question_mark_inside_a_query_string_ends_no_ask() -> None:
     assert second.text == "What is the default value of the auto_parse_qs_csv request option?"
 
 
+def test_a_colon_inside_code_sets_no_scene() -> None:
+    first, second = asks(
+        "Our code calls serve(app, host='0.0.0.0', port=8080), and a pull request changes it "
+        "to serve(app, listen='*:8080'). Do the two bind the same addresses? And could we keep "
+        "host/port and add listen for a second port?"
+    )
+    assert first.text == "Do the two bind the same addresses?"
+    assert first.scored.startswith("Our code calls serve(app, host='0.0.0.0'")
+    assert second.text == "Could we keep host/port and add listen for a second port?"
+
+
 def test_a_later_ask_with_a_pronoun_carries_the_setting_and_the_first_asks_names() -> None:
     first, second = asks(
         "I want a session cookie that ends with the browser: which max_age do I give "
