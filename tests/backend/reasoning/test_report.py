@@ -748,20 +748,27 @@ def test_a_finding_that_opens_a_chunk_cut_inside_a_sentence_is_left_out() -> Non
     assert not _cut_where_a_chunk_began(claim(inside), {"S1": doc})
 
 
+async def _two_asks(engine: OfflineEngine, question: str):  # type: ignore[no-untyped-def]
+    """The question's plan and its two asks."""
+    from backend.reasoning.offline.asks import asks
+
+    plan = await engine.plan(question, ["docs"])
+    several = asks(question)
+    assert len(several) == 2
+    return plan, several
+
+
 async def test_an_unanswered_first_ask_is_not_answered_by_what_a_later_ask_shares(
     engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from backend.reasoning.offline import answer as answer_module
-    from backend.reasoning.offline.asks import asks
     from backend.reasoning.offline.passages import passages
 
     question = (
         "Which Application setting caps the requests per client IP per minute, and what is "
         "its default limit?"
     )
-    plan = await engine.plan(question, ["docs"])
-    several = asks(question)
-    assert len(several) == 2
+    plan, several = await _two_asks(engine, question)
     curl = "`CurlAsyncHTTPClient(max_clients=10)`: `libcurl`-based HTTP client."
     shown = passages(source("S1", "CurlAsyncHTTPClient", curl))[0]
     # the first ask finds nothing that answers; the second's best is that same passage
@@ -824,13 +831,10 @@ async def test_a_passage_holding_the_first_asks_answer_and_more_answers_the_next
     engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from backend.reasoning.offline import answer as answer_module
-    from backend.reasoning.offline.asks import asks
     from backend.reasoning.offline.passages import passages
 
     question = "Which limit are we hitting, what is its default, and how do we lift it?"
-    plan = await engine.plan(question, ["docs"])
-    several = asks(question)
-    assert len(several) == 2
+    plan, several = await _two_asks(engine, question)
     cap = (
         "If the form has more than `client_max_fields` fields (1000 by default, `0` disables "
         "the cap), `post` raises `HTTPRequestEntityTooLarge`."
@@ -856,16 +860,13 @@ async def test_one_premise_that_two_asks_take_for_granted_is_denied_once(
     engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from backend.reasoning.offline import answer as answer_module
-    from backend.reasoning.offline.asks import asks
     from backend.reasoning.offline.passages import passages
 
     question = (
         "Our platform team only runs Python services under uWSGI. Which aiohttp wrapper "
         "exposes an Application as a WSGI app, and which gunicorn sync worker goes with it?"
     )
-    plan = await engine.plan(question, ["docs"])
-    several = asks(question)
-    assert len(several) == 2
+    plan, several = await _two_asks(engine, question)
     dropped = "WSGI support has been dropped, as well as gunicorn wsgi support."
     shown = passages(source("S1", "Migration to 2.x", dropped))[0]
     denial = answer_module.Answer(
