@@ -13,6 +13,18 @@ from rich.console import Console
 from backend.mcp_client import MCPHub, ToolCallError
 
 PROJECT_DOCS = Path(__file__).resolve().parents[1] / "docs"
+# docs/journal/ is the evaluation's pass-by-pass log: figures about MARSA rather than a
+# description of it, and two thirds of docs/ by size (a minute more of embedding on first use).
+NOT_SEEDED = ("journal",)
+
+
+def seed_files(docs: Path) -> list[Path]:
+    """The Markdown files of ``docs`` that first use ingests, in order."""
+    return sorted(
+        p
+        for p in docs.rglob("*.md")
+        if p.is_file() and p.relative_to(docs).parts[0] not in NOT_SEEDED
+    )
 
 
 async def ensure_documents(hub: MCPHub, console: Console) -> None:
@@ -22,7 +34,7 @@ async def ensure_documents(hub: MCPHub, console: Console) -> None:
     listing = await hub.call("docs", "list_documents", {"limit": 1})
     if listing.structured.get("total", 0) or not PROJECT_DOCS.is_dir():
         return
-    files = sorted(p for p in PROJECT_DOCS.rglob("*.md") if p.is_file())
+    files = seed_files(PROJECT_DOCS)
     console.print(
         f"[yellow]The document store is empty: ingesting MARSA's own docs/ "
         f"({len(files)} files) so there is something to research.[/]"

@@ -806,7 +806,7 @@ async def test_a_negated_sentence_on_the_scenes_words_is_no_denied_premise(
 ) -> None:
     # A question's scene ("structlog stays silent until it is configured") is not checked
     # against negated sentences that share its words: over seven question sets that reading
-    # was right once in nine times (docs/evaluation.md, "Tenth pass"); the ask is answered.
+    # was right once in nine times (docs/journal/answers.md, "Tenth pass"); the ask is answered.
     text = (
         "Calling `get_logger` without configuration gives you a perfectly useful "
         "`PrintLogger`.\n\nWe don't believe silent loggers are a sensible default.\n\n"
