@@ -31,7 +31,13 @@ from backend.reasoning.models import Claim, Plan, Source, SubQuery, Verdict
 from backend.reasoning.offline.asks import Ask, asks
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import Passage, code_before, named_by_heading, shown_for
+from backend.reasoning.offline.passages import (
+    Passage,
+    code_before,
+    named_by_heading,
+    setting_entry,
+    shown_for,
+)
 from backend.reasoning.offline.pick import (
     CLOSE_SIMILARITY,
     MIN_COVERAGE,
@@ -445,6 +451,12 @@ def _passage_per_ask(
         answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
         if answered is None:
             return None
+        if not answered.found and answered.lead != DENIED and _knob_shown(ask.text, parts):
+            # "What is waitress's default ceiling on a request body, and which setting raises
+            # it?": the setting whose entry gave the default ("max_request_body_size: …
+            # Default: `1073741824` (1GB)") is the one that changes it.
+            merged = True
+            continue
         shown = answered.passage
         held = [
             k
@@ -511,6 +523,33 @@ def _passage_per_ask(
     if len(parts) < 2:
         return None
     return _joined(parts)
+
+
+# "Which setting raises it?", "what do I pass to lift the cap?", "What is the knob for that?"
+_KNOB_ASK: Final = re.compile(
+    r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}?(?:settings?|options?|arguments?|parameters?|flags?"
+    r"|knobs?|keywords?|kwargs?|config(?:uration)?\s+(?:keys?|values?|options?))\b"
+    r"|\bwhat\s+(?:do|should|can|must|would)\s+(?:I|we|you)\s+(?:pass|set)\b",
+    re.I,
+)
+_CHANGES_IT: Final = re.compile(
+    r"\b(?:chang|rais|lower|lift|increas|decreas|mov|control|adjust|tun|overrid|disabl|enabl"
+    r"|turn|switch|configur|extend|shorten|reduc|tweak|alter|modif|govern|determin)\w*|\bknobs?\b",
+    re.I,
+)
+_THE_VALUE: Final = re.compile(
+    r"\bthe\s+(?:cap|limit|ceiling|maximum|minimum|default|value|timeout|size)\b", re.I
+)
+
+
+def _knob_shown(ask: str, parts: list[Answer]) -> bool:
+    """Does the ask want the setting that changes what an earlier ask was answered with, and is
+    that answer a setting's own entry (so the setting is shown, by name, with it)?"""
+    if not (_KNOB_ASK.search(ask) and _CHANGES_IT.search(ask)):
+        return False
+    if not (POINTS_BACK.search(ask) or _THE_VALUE.search(ask)):
+        return False
+    return any(p.found and p.passage is not None and setting_entry(p.passage) for p in parts)
 
 
 def _part_points_back(plan: Plan) -> bool:

@@ -372,6 +372,27 @@ def named_by_heading(passage: Passage) -> str:
     return name
 
 
+# A setting's own entry opens with its name: "`max_body_size` (default 100MB) is …",
+# "`--unix-socket-perms=PERMS`: Octal permissions …"
+_LOWER_NAME: Final = re.compile(r"^`?[a-z][a-z0-9_]*`?$")  # a one-word setting: `threads`
+_OPENING_CODE: Final = re.compile(
+    r"^(?:`(?P<name>-{0,2}[A-Za-z_][\w.-]*)(?:=[^`\s]*)?`(?=\s*[:(]|\s+(?:is|are)\b)"
+    r"|(?P<bare>[a-z]\w*[_.][\w.]*|--?[a-z][\w-]*):\s)"  # "max_request_body_size: Maximum …"
+)
+
+
+def setting_entry(passage: Passage) -> str:
+    """The setting, option or argument a reference entry describes, when the passage is one:
+    under a heading or list term that is a code name or a flag (`max_request_body_size`, then
+    "Maximum number of bytes in request body"), or opening with the name ("`max_body_size`
+    (default 100MB) is the largest …"); '' otherwise."""
+    heading = passage.label or plain(passage.section).strip()
+    if _CODE_HEADING.match(heading) or _OPTION_HEADING.match(heading) or _LOWER_NAME.match(heading):
+        return heading.strip("`")
+    opening = _OPENING_CODE.match(passage.text.strip())
+    return (opening.group("name") or opening.group("bare")) if opening else ""
+
+
 _POINTS_BACK: Final = frozenset({"this", "that", "it", "these", "those"})
 _CODE_JUST_BEFORE: Final = re.compile(
     r"(?P<fence>```|~~~)[^\n]*\n(?P<body>(?:(?!(?P=fence)).*\n){1,3}?)[ \t]*(?P=fence)[ \t]*\n\s*$"

@@ -1375,8 +1375,9 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
             missing.append(span)
     said: str | None = None
     # (not the tail of a version, "rc0" of "1.0.0rc0", nor of a file name, "commit-config.yaml"
-    # of ".pre-commit-config.yaml": no name of its own)
-    for found in re.finditer(r"(?<![A-Za-z0-9.-])[A-Za-z][\w.-]*\w(?:/\d+(?:\.\d+)*)?", question):
+    # of ".pre-commit-config.yaml": no name of its own; nor a segment or host of a path or URL
+    # the asker writes, "v2" of "https://api.example.com/v2")
+    for found in re.finditer(r"(?<![A-Za-z0-9./-])[A-Za-z][\w.-]*\w(?:/\d+(?:\.\d+)*)?", question):
         token = found.group(0)
         if _SENTENCE_START.search(question[: found.start()]) or _ABBREVIATION.match(token):
             continue  # "Apart from …, which …?" opens a sentence; "i.e." is no name

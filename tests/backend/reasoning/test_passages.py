@@ -10,6 +10,7 @@ from backend.reasoning.offline.passages import (
     code_before,
     named_by_heading,
     passages,
+    setting_entry,
     shown_for,
 )
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
@@ -636,3 +637,28 @@ def test_a_passage_under_a_command_line_options_entry_is_shown_with_its_flags() 
     wrote = next(p for (s, q), p in by_section.items() if s == "`--write-pyc`" and "flag" in q)
     assert named_by_heading(wrote) == ""
     assert named_by_heading(by_section["Flags", timeout]) == ""
+
+
+def test_a_settings_own_entry_is_known_by_the_setting_it_describes() -> None:
+    body = "Maximum number of bytes in request body (integer). Default: `1073741824` (1GB)"
+    prose = "Waitress serves WSGI applications over HTTP."
+    doc = sectioned("S1", "Arguments", [("`max_request_body_size`", body), ("Overview", prose)])
+    by_text = {p.quote: p for p in passages(doc)}
+    assert setting_entry(by_text[body]) == "max_request_body_size"
+    assert setting_entry(by_text[prose]) == ""  # a plain heading is no setting
+    # an entry that opens with the setting's name, in backticks or not, or its flag
+    for opening, name in (
+        ("`max_body_size` (default 100MB) is the largest response body accepted.", "max_body_size"),
+        (
+            "max_request_body_size: Maximum number of bytes in request body.",
+            "max_request_body_size",
+        ),
+        ("`--unix-socket-perms=PERMS`: Octal permissions for the socket.", "--unix-socket-perms"),
+    ):
+        assert setting_entry(passages(source("S2", "Reference", opening))[0]) == name
+    # a sentence that only starts with code, or with a plain word and a colon, is no entry
+    for sentence in (
+        "`serve()` then calls the application for each request it reads.",
+        "Note: the socket is created before the workers start.",
+    ):
+        assert setting_entry(passages(source("S3", "Guide", sentence))[0]) == ""

@@ -959,6 +959,15 @@ def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> No
     assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
 
 
+def test_the_parts_of_a_url_or_path_the_asker_writes_are_no_unknown_names() -> None:
+    sources = [source("S1", "Proxies", PROXIES)]
+    question = (
+        'Our requests to "https://api.example.com/v2" come back from /users/v3. Does Zscaler '
+        "keep the /v2 prefix?"
+    )
+    assert unknown_names(question, sources) == ["Zscaler"]
+
+
 def test_a_sentence_is_compared_with_the_question_under_its_heading() -> None:
     described = source("S1", "Settings", "Serve files through the web server.")
     described.chunks = ["Serve files through the web server."]

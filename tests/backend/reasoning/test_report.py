@@ -878,6 +878,57 @@ async def test_one_premise_that_two_asks_take_for_granted_is_denied_once(
     assert answered.lead == answer_module.DENIED and answered.text == dropped
 
 
+async def test_the_setting_whose_entry_gave_the_value_is_the_one_that_changes_it(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.passages import passages
+
+    entry = "max_request_body_size: Maximum bytes in a request body. Default: `1073741824` (1GB)"
+    other = "The default is conservative, but you may need to increase the file descriptors."
+    first = answer_module.Answer(
+        entry, [], passage=passages(source("S1", "Arguments", entry))[0], basis={"score": 0.5}
+    )
+    nearby = answer_module.Answer(
+        other,
+        [],
+        passage=passages(source("S2", "Limits", other))[0],
+        found=False,
+        basis={"score": 0.51},
+    )
+    for question, found in (
+        ("What is the default ceiling on a request body, and which setting raises it?", True),
+        (
+            "What is the default ceiling on a request body, and what do I pass to lift the cap?",
+            True,
+        ),
+        # not a setting asked for, or not one that changes what was answered
+        ("What is the default ceiling on a request body, and why is it that high?", False),
+        ("What is the default ceiling on a request body, and which settings exist?", False),
+    ):
+        plan, several = await _two_asks(engine, question)
+        picks = {several[0].text: first, several[1].text: nearby}
+        monkeypatch.setattr(
+            answer_module, "_ask_answer", lambda _p, ask, *a, _by=picks, **k: _by[ask.text]
+        )
+        answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+        assert answered is not None and answered.found is found, question
+        if found:  # the entry answers both: the setting is shown by name with its default
+            assert answered.text == entry and not answered.parts
+    # the entry must be one: a sentence that gives the value without naming a setting is not
+    plain = "Request bodies are capped at 1GB by default."
+    first = answer_module.Answer(
+        plain, [], passage=passages(source("S3", "Limits", plain))[0], basis={"score": 0.5}
+    )
+    plan, several = await _two_asks(
+        engine, "What is the default ceiling on a request body, and which setting raises it?"
+    )
+    picks = {several[0].text: first, several[1].text: nearby}
+    monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: picks[ask.text])
+    answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+    assert answered is not None and not answered.found
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
