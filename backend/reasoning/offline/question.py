@@ -512,6 +512,10 @@ def analyse(question: str) -> Asked:
     about_default = kind not in ("yes_no", "why", "how", "comparison") and bool(
         _DEFAULT.search(_WHETHER.sub("", q)) or _LEFT_OUT.search(question)
     )
+    if kind == "date" and (_VERSION.search(q) or _RELEASE.search(q)):
+        # "In which release is it expected to become the default?", "From which release is
+        # that the default?": the release asked for, not the value a default has
+        about_default = False
     if kind == "date" and (
         (_WHEN_EVENT.search(q) and not _DATE_WORDS.search(q)) or _WHEN_NEEDED.search(q)
     ):

@@ -201,6 +201,9 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
         ("Which level does the logger use when it is left alone?", True),
         ("Which level does the logger use when I tell it otherwise?", False),
         ("Which close code does WebSocketException use?", False),
+        # the release from which something is the default: a release, not a default's value
+        ("In which release is it expected to become the default?", False),
+        ("From which Trio release is that the default?", False),
     ],
 )
 def test_a_default_is_asked_in_other_words_too(question: str, about_default: bool) -> None:
