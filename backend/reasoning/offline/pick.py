@@ -1122,7 +1122,10 @@ def _leans_back(passage: Passage) -> bool:
 _POINTER: Final = re.compile(
     r"^\W*(?:(?:please\s+)?(?:see|refer to|consult|check out)\s+(?:the\s+)?[^.;:,]{0,60}?"
     r"(?:for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*)?\.?\s*$"
-    r"|for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*\.?\s*$)",
+    r"|for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*\.?\s*$"
+    # "Usage of the adapter registry is documented in adapter-registry.": where, not what
+    r"|[^.;:]{0,80}?\b(?:is|are)\s+(?:(?:fully|further|also)\s+)?(?:documented|described|"
+    r"explained|covered|discussed)\s+(?:in|at|under|on)\s+[^.;:,]{1,60}\.?\s*$)",
     re.I,
 )
 
@@ -1373,6 +1376,13 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     for span in re.findall(r"`([a-z]+(?: [a-z]+)+)`", question):
         if any(not _seen(w, seen) for w in content_stems(span)):
             missing.append(span)
+    # A property in a compound word ("Is the adapter registry thread-safe?"): sources that
+    # never say its first word ("thread") do not speak of it.
+    for m in re.finditer(r"(?<![\w./`-])(?P<first>[a-z]{3,})(?:-[a-z]+)+(?![\w`-])", question):
+        if m.group("first") not in _GENERAL_PREFIX and any(
+            not _seen(w, seen) for w in content_stems(m.group("first"))
+        ):
+            missing.append(m.group(0))
     said: str | None = None
     # (not the tail of a version, "rc0" of "1.0.0rc0", nor of a file name, "commit-config.yaml"
     # of ".pre-commit-config.yaml": no name of its own; nor a segment or host of a path or URL
@@ -1395,6 +1405,13 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         elif any(not _seen(s, seen) for s in content_stems(token)):
             missing.append(token)
     return missing
+
+
+# first words of compounds that say how, not what ("built-in", "mid-request", "long-running")
+_GENERAL_PREFIX: Final = word_set(
+    "built mid well non self multi semi anti over under long short high low full half first "
+    "last next fine zero"
+)
 
 
 def _seen(term: str, seen: set[str]) -> bool:

@@ -382,10 +382,14 @@ def test_a_sentence_that_only_sends_the_reader_elsewhere_is_recognised() -> None
         "See the uWSGI documentation for more details.",
         "For more information, see the deployment guide.",
         "Refer to the API reference.",
+        "Usage of the adapter registry is documented in adapter-registry.",
+        "The hooks are described in the plugin guide",
     ):
         assert _POINTER.match(sentence)
     assert not _POINTER.match("See the `--enable-threads` switch, which re-enables threads.")
     assert not _POINTER.match("Seeing the log helps.")
+    assert not _POINTER.match("The registry is documented in detail, and it is thread-safe.")
+    assert not _POINTER.match("Each adapter is described in terms of its interfaces: A to B.")
 
 
 async def test_one_shared_word_is_not_enough_to_deny_a_premise(engine: OfflineEngine) -> None:
@@ -957,6 +961,17 @@ def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> No
     question = "How old is HTTPX, i.e. when was it released? Apart from that, does Zscaler work?"
     assert unknown_names(question, sources) == ["Zscaler"]
     assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
+
+
+def test_a_property_in_a_compound_word_the_sources_never_use_is_unknown() -> None:
+    sources = [source("S1", "Proxies", PROXIES)]
+    asked = "Is the proxy support thread-safe, or do I need a lock?"
+    assert unknown_names(asked, sources) == ["thread-safe"]
+    # a compound whose words the sources use, or one that says how rather than what, is known
+    assert (
+        unknown_names("Is there a built-in proxy for long-running HTTPS requests?", sources) == []
+    )
+    assert unknown_names("Can the proxy-url be set per request?", sources) == []
 
 
 def test_the_parts_of_a_url_or_path_the_asker_writes_are_no_unknown_names() -> None:
