@@ -451,7 +451,11 @@ def _passage_per_ask(
         answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
         if answered is None:
             return None
-        if not answered.found and answered.lead != DENIED and _knob_shown(ask.text, parts):
+        if (
+            not answered.found
+            and answered.lead != DENIED
+            and (_knob_shown(ask.text, parts) or _message_shown(ask.text, parts))
+        ):
             # "What is waitress's default ceiling on a request body, and which setting raises
             # it?": the setting whose entry gave the default ("max_request_body_size: …
             # Default: `1073741824` (1GB)") is the one that changes it.
@@ -540,6 +544,25 @@ _CHANGES_IT: Final = re.compile(
 _THE_VALUE: Final = re.compile(
     r"\bthe\s+(?:cap|limit|ceiling|maximum|minimum|default|value|timeout|size)\b", re.I
 )
+
+
+# "… and what is its message?", "with what error message?"
+_MESSAGE_ASK: Final = re.compile(
+    r"\b(?:what|which)\s+(?:(?:is|was|are)\s+)?(?:its|the|their|that|this)?\s*"
+    r"(?:error\s+)?messages?\b",
+    re.I,
+)
+# an error shown with its message: "ValueError: Can only remove directly provided interfaces."
+_ERROR_WITH_MESSAGE: Final = re.compile(r"\b\w*(?:Error|Exception|Warning)`?:\s*\S")
+
+
+def _message_shown(ask: str, parts: list[Answer]) -> bool:
+    """Does the ask want the message of the error an earlier ask was answered with, shown
+    there with its message?"""
+    return bool(_MESSAGE_ASK.search(ask)) and any(
+        p.found and p.passage is not None and _ERROR_WITH_MESSAGE.search(p.passage.quote)
+        for p in parts
+    )
 
 
 def _knob_shown(ask: str, parts: list[Answer]) -> bool:

@@ -1065,10 +1065,15 @@ _ACTION: Final = re.compile(
 _LIGHT_VERBS: Final = word_set(
     "be do get have make use go let keep put set see take give tell find"
 )
-# Stems of an ask's words that say nothing of what is asked ("… do I actually get back?")
+# Stems of an ask's words that say nothing of what is asked once a name of the kind asked for
+# is there ("… do I actually get back?", "What exception comes back?" / `ValueError: …`)
 _SAYS_NOTHING: Final = frozenset(
     stem(w)
-    for w in (*_LIGHT_VERBS, "grab", "back", "actually", "really", "exactly", "just", "then")
+    for w in (
+        *_LIGHT_VERBS,
+        *("grab", "back", "actually", "really", "exactly", "just", "then"),
+        *("come", "return", "raise", "throw"),
+    )
 )
 
 
@@ -1378,12 +1383,17 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
             missing.append(span)
     # A property in a compound word ("Is the adapter registry thread-safe?"): sources that
     # never say its first word ("thread") do not speak of it.
-    for m in re.finditer(r"(?<![\w./`-])(?P<first>[a-z]{3,})(?:-[a-z]+)+(?![\w`-])", question):
-        if m.group("first") not in _GENERAL_PREFIX and any(
-            not _seen(w, seen) for w in content_stems(m.group("first"))
-        ):
-            missing.append(m.group(0))
     said: str | None = None
+    for m in re.finditer(r"(?<![\w./`-])(?P<first>[a-z]{3,})(?:-[a-z]+)+(?![\w`-])", question):
+        if m.group("first") in _GENERAL_PREFIX or all(
+            _seen(w, seen) for w in content_stems(m.group("first"))
+        ):
+            continue
+        said = (
+            said if said is not None else " ".join(f"{s.title}\n{s.text}".lower() for s in sources)
+        )
+        if m.group(0) not in said:  # ("sub-unit", said as such, is known)
+            missing.append(m.group(0))
     # (not the tail of a version, "rc0" of "1.0.0rc0", nor of a file name, "commit-config.yaml"
     # of ".pre-commit-config.yaml": no name of its own; nor a segment or host of a path or URL
     # the asker writes, "v2" of "https://api.example.com/v2")
@@ -1410,7 +1420,7 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
 # first words of compounds that say how, not what ("built-in", "mid-request", "long-running")
 _GENERAL_PREFIX: Final = word_set(
     "built mid well non self multi semi anti over under long short high low full half first "
-    "last next fine zero"
+    "last next fine zero sub pre post inter intra cross out off"
 )
 
 

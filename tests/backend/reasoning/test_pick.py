@@ -963,6 +963,25 @@ def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> No
     assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
 
 
+def test_an_error_named_with_its_message_answers_which_exception_comes_back() -> None:
+    from dataclasses import replace
+
+    from backend.reasoning.offline.passages import passages
+
+    shown = (
+        "Removing an interface that is provided through the class is not possible: "
+        "`noLongerProvides(c, I1)` `ValueError: Can only remove directly provided interfaces.`"
+    )
+    question = "In a test I call noLongerProvides(obj, IThing). What exception comes back?"
+    # (the ask's own words, as a later ask of a question carries them: "back" read as return)
+    asked = replace(analyse(question), focus=("exception", "comes", "return"))
+    passage = passages(source("S1", "README", shown))[0]
+    assert _holds_the_ask(asked, Choice(passage, 0.5, 0.3, 0.2, True), {"": 1.0}, question)
+    # the kind asked for must be there: a sentence naming no exception does not hold the ask
+    said = passages(source("S2", "README", "Removing it is not possible; it comes back."))[0]
+    assert not _holds_the_ask(asked, Choice(said, 0.5, 0.3, 0.2, True), {"": 1.0}, question)
+
+
 def test_a_property_in_a_compound_word_the_sources_never_use_is_unknown() -> None:
     sources = [source("S1", "Proxies", PROXIES)]
     asked = "Is the proxy support thread-safe, or do I need a lock?"

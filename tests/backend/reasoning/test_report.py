@@ -929,6 +929,40 @@ async def test_the_setting_whose_entry_gave_the_value_is_the_one_that_changes_it
     assert answered is not None and not answered.found
 
 
+async def test_the_error_shown_with_its_message_answers_what_the_message_is(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backend.reasoning.offline import answer as answer_module
+    from backend.reasoning.offline.passages import passages
+
+    shown = "Removing it is not possible: `ValueError: Can only remove directly provided ones.`"
+    nearby = "Removing an interface that is provided through the class is not possible."
+    for first_text, found in ((shown, True), (nearby, False)):
+        first = answer_module.Answer(
+            first_text,
+            [],
+            passage=passages(source("S1", "README", first_text))[0],
+            basis={"score": 0.52},
+        )
+        other = answer_module.Answer(
+            nearby,
+            [],
+            passage=passages(source("S2", "API", nearby))[0],
+            found=False,
+            basis={"score": 0.47},
+        )
+        plan, several = await _two_asks(
+            engine, "What exception comes back, and what is its message?"
+        )
+        picks = {several[0].text: first, several[1].text: other}
+        monkeypatch.setattr(
+            answer_module, "_ask_answer", lambda _p, ask, *a, _by=picks, **k: _by[ask.text]
+        )
+        answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+        # the message is the one shown with the error; a sentence without one shows none
+        assert answered is not None and answered.found is found
+
+
 async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEngine) -> None:
     from backend.reasoning.offline.answer import Answer
     from backend.reasoning.offline.report import _not_covered
