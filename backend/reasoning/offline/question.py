@@ -987,6 +987,7 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         return (
             any(_new_name(m.group(0), asked.terms) for m in cue.finditer(passage))
             or _says_name(asked, passage)
+            or _called_as_wanted(asked, passage)
             # "What scope do our tests use by default?" / "… it defaults to function scope."
             or (
                 asked.about_default
@@ -1033,6 +1034,24 @@ def _names_release(passage: str, terms: list[str]) -> bool:
         product = _PRODUCT_BEFORE.search(passage[: match.start()])
         name = product.group(1).lower() if product else ""
         if not name or name in _GENERIC_RELEASE_WORDS or name in known or stem(name) in known:
+            return True
+    return False
+
+
+def _called_as_wanted(asked: Asked, passage: str) -> bool:
+    """Does the passage call a name it gives by the kind asked for ("the registry looks for the
+    `__component_name__` attribute" for "Which attribute does the registry read to pick up the
+    component name?"), a name the question does not write itself? (Its words may be the
+    question's: the attribute is named for what it holds.)"""
+    wanted = {stem(w.lower()) for w in asked.wants}
+    if not wanted:
+        return False
+    written = {t.lower() for t in asked.terms}
+    for m in re.finditer(r"`([^`\s]+)`", passage):
+        before = re.search(r"([a-z]+)\s+$", passage[: m.start()])
+        after = re.match(r"\s+([a-z]+)", passage[m.end() :])
+        kinds = {stem(k.group(1)) for k in (before, after) if k is not None}
+        if kinds & wanted and m.group(1).lower() not in written:
             return True
     return False
 

@@ -230,6 +230,20 @@ def test_a_name_cue_is_a_name_the_question_does_not_already_say() -> None:
     assert holds_cue(asked, "Use Context.get_parameter_source to find out.")
 
 
+def test_a_name_the_passage_calls_by_the_kind_asked_for_is_the_name_asked_for() -> None:
+    # its words may be the question's: the attribute is named for what it holds
+    asked = analyse(
+        "I decorate my classes with @named('foo'). Which attribute on the class does the "
+        "registry read to pick up the component name?"
+    )
+    called = "The registry looks for the `__component_name__` attribute and uses it."
+    assert holds_cue(asked, called)
+    assert holds_cue(asked, "The registry reads the attribute `__component_name__` first.")
+    # not a name called another kind, nor the words of the question alone
+    assert not holds_cue(asked, "The registry looks for the `__component_name__` method.")
+    assert not holds_cue(asked, "The registry reads the component name from the class.")
+
+
 def test_an_opening_until_clause_sets_the_scene_and_the_ask_after_it_says_the_kind() -> None:
     question = "Until we fix it, how can gunicorn recycle workers periodically?"
     assert asking_part(question) == "how can gunicorn recycle workers periodically?"
