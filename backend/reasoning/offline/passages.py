@@ -335,9 +335,10 @@ def _item_label(text: str, start: int) -> str:
 
 # A section named by one code name: `HTTPSRedirectMiddleware`, `SESSION_COOKIE_NAME`,
 # `max_age`, `Context.invoke` (not "Cookies", not "0.8.6").
+# (… and a function's name in lower camel case: `classImplementsFirst`)
 _CODE_HEADING: Final = re.compile(
     r"^`?(?:[A-Za-z_]\w*[_.]\w*[\w.]*|[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*"
-    r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)`?$"
+    r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]+[A-Z][A-Za-z0-9]*)`?$"
 )
 # A command-line option's entry (`.. option:: -T INT, --command-timeout=INT`): its flags
 _OPTION_HEADING: Final = re.compile(

@@ -302,6 +302,11 @@ def test_a_passage_under_a_code_name_heading_is_shown_with_that_name() -> None:
     assert named_by_heading(by_text["Cookies are ignored in case of an error."]) == ""
     doc.chunk_sections = ["`SESSION_COOKIE_NAME`", "0.8.6"]
     assert named_by_heading(passages(doc)[0]) == "SESSION_COOKIE_NAME"
+    # a function's name in lower camel case is a name too ("Unlike `classImplements`, this
+    # ignores …" under `classImplementsFirst`)
+    unlike = "Unlike `classImplements`, this ignores interface inheritance."
+    doc = sectioned("S3", "Declarations", [("classImplementsFirst", unlike)])
+    assert named_by_heading(passages(doc)[0]) == "classImplementsFirst"
     said = "Use `HTTPSRedirectMiddleware` to enforce `https`."
     doc = source("S2", "Middleware", said)
     doc.chunks, doc.chunk_sections = [said], ["HTTPSRedirectMiddleware"]
