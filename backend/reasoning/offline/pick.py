@@ -1383,16 +1383,19 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
             missing.append(span)
     # A property in a compound word ("Is the adapter registry thread-safe?"): sources that
     # never say its first word ("thread") do not speak of it.
-    said: str | None = None
+    said_text: list[str] = []  # the sources' words as written, lower-cased (read once, if asked)
+
+    def said(phrase: str) -> bool:
+        if not said_text:
+            said_text.append(" ".join(f"{s.title}\n{s.text}".lower() for s in sources))
+        return phrase in said_text[0]
+
     for m in re.finditer(r"(?<![\w./`-])(?P<first>[a-z]{3,})(?:-[a-z]+)+(?![\w`-])", question):
         if m.group("first") in _GENERAL_PREFIX or all(
             _seen(w, seen) for w in content_stems(m.group("first"))
         ):
             continue
-        said = (
-            said if said is not None else " ".join(f"{s.title}\n{s.text}".lower() for s in sources)
-        )
-        if m.group(0) not in said:  # ("sub-unit", said as such, is known)
+        if not said(m.group(0)):  # ("sub-unit", said as such, is known)
             missing.append(m.group(0))
     # (not the tail of a version, "rc0" of "1.0.0rc0", nor of a file name, "commit-config.yaml"
     # of ".pre-commit-config.yaml": no name of its own; nor a segment or host of a path or URL
@@ -1405,12 +1408,7 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         if not named or token.lower() in STOPWORDS:
             continue
         if "/" in token:  # a versioned name ("HTTP/2"): its words alone are everywhere
-            said = (
-                said
-                if said is not None
-                else " ".join(f"{s.title}\n{s.text}".lower() for s in sources)
-            )
-            if token.lower() not in said and token.lower().replace("/", "") not in said:
+            if not said(token.lower()) and not said(token.lower().replace("/", "")):
                 missing.append(token)
         elif any(not _seen(s, seen) for s in content_stems(token)):
             missing.append(token)

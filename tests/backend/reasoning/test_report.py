@@ -878,24 +878,35 @@ async def test_one_premise_that_two_asks_take_for_granted_is_denied_once(
     assert answered.lead == answer_module.DENIED and answered.text == dropped
 
 
-async def test_the_setting_whose_entry_gave_the_value_is_the_one_that_changes_it(
-    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _shown(text: str, title: str, score: float, found: bool = True):  # type: ignore[no-untyped-def]
+    """One ask's answer: the text, shown as its own source's passage."""
     from backend.reasoning.offline import answer as answer_module
     from backend.reasoning.offline.passages import passages
 
+    passage = passages(source(title, title, text))[0]
+    return answer_module.Answer(text, [], passage=passage, found=found, basis={"score": score})
+
+
+async def _answered_by_asks(  # type: ignore[no-untyped-def]
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch, question: str, first, second
+):
+    """The question's answer by its two asks, when the first ask picks ``first`` and the
+    second ``second``."""
+    from backend.reasoning.offline import answer as answer_module
+
+    plan, several = await _two_asks(engine, question)
+    picks = {several[0].text: first, several[1].text: second}
+    monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: picks[ask.text])
+    return answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+
+
+async def test_the_setting_whose_entry_gave_the_value_is_the_one_that_changes_it(
+    engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     entry = "max_request_body_size: Maximum bytes in a request body. Default: `1073741824` (1GB)"
+    first = _shown(entry, "Arguments", 0.5)
     other = "The default is conservative, but you may need to increase the file descriptors."
-    first = answer_module.Answer(
-        entry, [], passage=passages(source("S1", "Arguments", entry))[0], basis={"score": 0.5}
-    )
-    nearby = answer_module.Answer(
-        other,
-        [],
-        passage=passages(source("S2", "Limits", other))[0],
-        found=False,
-        basis={"score": 0.51},
-    )
+    nearby = _shown(other, "Limits", 0.51, found=False)
     for question, found in (
         ("What is the default ceiling on a request body, and which setting raises it?", True),
         (
@@ -906,59 +917,27 @@ async def test_the_setting_whose_entry_gave_the_value_is_the_one_that_changes_it
         ("What is the default ceiling on a request body, and why is it that high?", False),
         ("What is the default ceiling on a request body, and which settings exist?", False),
     ):
-        plan, several = await _two_asks(engine, question)
-        picks = {several[0].text: first, several[1].text: nearby}
-        monkeypatch.setattr(
-            answer_module, "_ask_answer", lambda _p, ask, *a, _by=picks, **k: _by[ask.text]
-        )
-        answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+        answered = await _answered_by_asks(engine, monkeypatch, question, first, nearby)
         assert answered is not None and answered.found is found, question
         if found:  # the entry answers both: the setting is shown by name with its default
             assert answered.text == entry and not answered.parts
     # the entry must be one: a sentence that gives the value without naming a setting is not
-    plain = "Request bodies are capped at 1GB by default."
-    first = answer_module.Answer(
-        plain, [], passage=passages(source("S3", "Limits", plain))[0], basis={"score": 0.5}
-    )
-    plan, several = await _two_asks(
-        engine, "What is the default ceiling on a request body, and which setting raises it?"
-    )
-    picks = {several[0].text: first, several[1].text: nearby}
-    monkeypatch.setattr(answer_module, "_ask_answer", lambda _p, ask, *a, **k: picks[ask.text])
-    answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+    plain = _shown("Request bodies are capped at 1GB by default.", "Limits2", 0.5)
+    question = "What is the default ceiling on a request body, and which setting raises it?"
+    answered = await _answered_by_asks(engine, monkeypatch, question, plain, nearby)
     assert answered is not None and not answered.found
 
 
 async def test_the_error_shown_with_its_message_answers_what_the_message_is(
     engine: OfflineEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from backend.reasoning.offline import answer as answer_module
-    from backend.reasoning.offline.passages import passages
-
     shown = "Removing it is not possible: `ValueError: Can only remove directly provided ones.`"
     nearby = "Removing an interface that is provided through the class is not possible."
+    other = _shown(nearby, "API", 0.47, found=False)
+    question = "What exception comes back, and what is its message?"
     for first_text, found in ((shown, True), (nearby, False)):
-        first = answer_module.Answer(
-            first_text,
-            [],
-            passage=passages(source("S1", "README", first_text))[0],
-            basis={"score": 0.52},
-        )
-        other = answer_module.Answer(
-            nearby,
-            [],
-            passage=passages(source("S2", "API", nearby))[0],
-            found=False,
-            basis={"score": 0.47},
-        )
-        plan, several = await _two_asks(
-            engine, "What exception comes back, and what is its message?"
-        )
-        picks = {several[0].text: first, several[1].text: other}
-        monkeypatch.setattr(
-            answer_module, "_ask_answer", lambda _p, ask, *a, _by=picks, **k: _by[ask.text]
-        )
-        answered = answer_module._passage_per_ask(plan, several, [], {}, [], engine.vectors)
+        first = _shown(first_text, "README", 0.52)
+        answered = await _answered_by_asks(engine, monkeypatch, question, first, other)
         # the message is the one shown with the error; a sentence without one shows none
         assert answered is not None and answered.found is found
 
