@@ -16,6 +16,8 @@ _UNICODE_FONTS = [
     Path("C:/Windows/Fonts/arial.ttf"),
 ]
 _BOLD = {"DejaVuSans.ttf": "DejaVuSans-Bold.ttf"}
+_MONO = {"DejaVuSans.ttf": "DejaVuSansMono.ttf"}  # for code blocks (else the core Courier)
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
 
 
 def _plain(text: str) -> str:
@@ -31,13 +33,26 @@ class _ReportPDF(FPDF):
         super().__init__(format="A4")
         self.set_auto_page_break(auto=True, margin=15)
         self.body_font, self.unicode = "Helvetica", False
+        self.mono: Path | None = None  # the monospaced font beside the body's, if there is one
         for path in _UNICODE_FONTS:
             if path.is_file():
                 self.add_font("Body", "", str(path))
                 bold = path.with_name(_BOLD.get(path.name, path.name))
                 self.add_font("Body", "B", str(bold if bold.is_file() else path))
                 self.body_font, self.unicode = "Body", True
+                mono = path.with_name(_MONO.get(path.name, ""))
+                self.mono = mono if path.name in _MONO and mono.is_file() else None
                 break
+
+    def code_font(self) -> None:
+        """The monospaced font of code, added on first use (every added font is embedded);
+        without a Unicode one, the core Courier."""
+        if self.mono is None:
+            self.set_font("Courier", "", 8.5)
+            return
+        if "mono" not in self.fonts:
+            self.add_font("Mono", "", str(self.mono))
+        self.set_font("Mono", "", 8.5)
 
     def safe(self, value: str) -> str:
         return value if self.unicode else value.encode("latin-1", "replace").decode("latin-1")
@@ -49,12 +64,30 @@ class _ReportPDF(FPDF):
 
 
 def markdown_pdf(markdown: str) -> bytes:
-    """Markdown as a PDF: headings, paragraphs and lists; citations stay as [n]."""
+    """Markdown as a PDF: headings, paragraphs, lists and code blocks (monospaced, indented
+    as written); citations stay as [n]."""
     pdf = _ReportPDF()
     pdf.add_page()
     write = pdf.safe
+    fence = ""  # the fence of the code block the line is in
     for line in markdown.splitlines():
         stripped = line.strip()
+        opening = _FENCE.match(stripped)
+        if fence:
+            if opening and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+                fence = ""
+                pdf.ln(1)
+                continue
+            pdf.code_font()
+            pdf.set_x(pdf.l_margin + 4)
+            shown = line.rstrip()
+            indent = len(shown) - len(shown.lstrip())  # kept: a wrapped line drops spaces
+            text = "\u00a0" * indent + shown.lstrip() if shown else " "
+            pdf.multi_cell(0, 4.2, write(text), new_x="LMARGIN", new_y="NEXT")
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
         if not stripped:
             pdf.ln(2)
             continue

@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _MARKER = re.compile(r"(?<!\\)\[(\d{1,4})\](?![(:])")
+_CODE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`)", re.S)  # code blocks and spans
 _TAGS = {
     "a", "p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
     "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "table", "thead", "tbody",
@@ -34,7 +35,9 @@ def _link_markers(markdown: str, citations: list[dict[str, Any]]) -> str:
             return match.group(0)
         return f"[\\[{n}\\]](#src-{source})"
 
-    return _MARKER.sub(link, markdown)
+    # (not in code: `items[1]` and a block's `row[2]` index lists)
+    pieces = _CODE.split(markdown)
+    return "".join(p if k % 2 else _MARKER.sub(link, p) for k, p in enumerate(pieces))
 
 
 def report_html(markdown: str, citations: list[dict[str, Any]]) -> str:

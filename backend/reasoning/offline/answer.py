@@ -115,6 +115,7 @@ class Answer:
     lead: str = ""  # words before the passage ("No:", "The documents do not say …")
     parts: tuple[Answer, ...] = ()  # a multi-part question: one answer per part, in order
     basis: dict[str, Any] = field(default_factory=dict)  # why found or not (for the trace)
+    block: str = ""  # the code the passage shows, as a fenced Markdown block after the text
 
 
 OWN_PAGE_SHARE: Final = 0.8  # a side's own document's passage is preferred scoring this close
@@ -883,9 +884,11 @@ def _passage_answer(
     text = passage.quote
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
+    seen = shown_for(passage, terms or [], quoted)
     return Answer(
-        shown_for(passage, terms or [], quoted),
+        seen.text,
         backing,
+        block=seen.block,
         unconfirmed=unconfirmed,
         passage=passage,
         found=found,

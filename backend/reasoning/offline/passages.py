@@ -11,8 +11,9 @@ line ending in ':' (unless its list is taken with it).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from backend.reasoning.models import Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
@@ -78,6 +79,7 @@ class Passage:
     before_code: bool = False  # prose ending in the lead-in to code, without the code
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
+    block: tuple[str, ...] = ()  # those lines as written (indented), for showing as a block
     lead: str = ""  # a code passage's lead-in as a reader sees it
     label: str = ""  # the term of the list item it sits in, when it starts after it
     intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
@@ -454,19 +456,30 @@ def section_at(source: Source, spans: list[tuple[int, int, str]], start: int, se
     return section_of(source, sentence)
 
 
-def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str]] | None:
-    """(end offset, first lines) of a code block right after a sentence ("… like this:",
-    "… dependencies...", or the last sentence of a paragraph the code illustrates), or None."""
+def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str], list[str]] | None:
+    """(end offset, lines, the same lines as written) of a code block right after a sentence
+    ("… like this:", "… dependencies...", or the last sentence of a paragraph the code
+    illustrates), or None. Lines are stripped for reading; as written they keep their
+    indentation, for showing."""
     match = _FENCED.match(text, lead.end)
     if match is None:
         return None
-    lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
+    written = [ln.rstrip() for ln in match.group("body").splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in written]
     if lines and lines[0].startswith(">>>"):
-        lines = _doctest_lines(lines)
-    lines = [ln for ln in lines if not _IMPORT.match(ln)]  # imports say nothing of the answer
-    lines = [ln for ln in lines if not ln.startswith(("#", "//")) and any(c.isalnum() for c in ln)]
-    lines = _without_docstrings(lines)
-    return (match.end(), lines) if lines else None
+        written = _doctest_lines(lines)  # each input with what it prints, on one line
+        lines = [ln.strip() for ln in written]
+    kept = [
+        k
+        for k, ln in enumerate(lines)
+        if not _IMPORT.match(ln)  # imports say nothing of the answer
+        and not ln.startswith(("#", "//"))
+        and any(c.isalnum() for c in ln)
+    ]
+    kept = [kept[k] for k in _docstring_free([lines[k] for k in kept])]
+    if not kept:
+        return None
+    return match.end(), [lines[k] for k in kept], [written[k] for k in kept]
 
 
 # "Using the defaults, as above, is equivalent to:", "The default configuration looks like
@@ -485,15 +498,30 @@ def _defaults_passage(source: Source, lead: _Sentence, i: int) -> list[Passage]:
     match = _FENCED.match(source.text, lead.end)
     if match is None:
         return []
-    lines = [ln.strip() for ln in match.group("body").splitlines() if ln.strip()]
-    lines = [ln for ln in lines if not _IMPORT.match(ln) and not ln.startswith(("#", "//"))]
+    written = [
+        ln.rstrip()
+        for ln in match.group("body").splitlines()
+        if ln.strip() and not _IMPORT.match(ln.strip()) and not ln.strip().startswith(("#", "//"))
+    ]
+    lines = [ln.strip() for ln in written]
     if not lines or len(lines) > MAX_DEFAULTS_LINES:
         return []
     quote = source.text[lead.start : match.end()].rstrip()
     shown = f"{plain(lead.text)} " + " ".join(f"`{ln.replace('`', '')}`" for ln in lines)
     # Its lines are its sentences (as a list's items are): each is compared with the question.
     members = [lead.text, *lines]
-    return [Passage(source, members, quote, shown, i, is_code=True, is_defaults=True)]
+    return [
+        Passage(
+            source,
+            members,
+            quote,
+            shown,
+            i,
+            is_code=True,
+            is_defaults=True,
+            block=tuple(written),
+        )
+    ]
 
 
 _KEY_STATEMENT: Final = re.compile(r"^(?:raise|yield|await)\b")
@@ -516,10 +544,10 @@ def _doctest_lines(lines: list[str]) -> list[str]:
     printed = True  # whether the last input already has its output
     for line in lines:
         if _PROMPT.match(line):
-            code = _PROMPT.sub("", line, count=1).strip()
-            if code:
+            code = _PROMPT.sub("", line, count=1).rstrip()  # indented as in the example
+            if code.strip():
                 out.append(code)
-                printed = code.startswith(("import ", "from ", "#"))
+                printed = code.lstrip().startswith(("import ", "from ", "#"))
         elif _RAISED.match(line):
             out.append(line)
             printed = True
@@ -532,18 +560,19 @@ def _doctest_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def _without_docstrings(lines: list[str]) -> list[str]:
-    """Code lines without docstrings (they repeat the prose, doctests and all)."""
-    out: list[str] = []
+def _docstring_free(lines: list[str]) -> list[int]:
+    """The numbers of the code lines that are not docstrings (they repeat the prose, doctests
+    and all)."""
+    out: list[int] = []
     inside = False
-    for line in lines:
+    for k, line in enumerate(lines):
         quotes = line.count('"""') + line.count("'''")
         if inside or (quotes == 1 and line.startswith(('"""', "'''"))):
             inside = inside != (quotes % 2 == 1)
             continue
         if quotes >= 2 and line.startswith(('"""', "'''")):
             continue
-        out.append(line)
+        out.append(k)
     return out
 
 
@@ -568,13 +597,13 @@ def _code_passages(
     source: Source,
     sentences: list[_Sentence],
     i: int,
-    code: tuple[int, list[str]],
+    code: tuple[int, list[str], list[str]],
     spans: list[tuple[int, int, str]],
 ) -> list[Passage]:
     """The lead-in with its code, alone and with up to two sentences before it in its
     paragraph, or in the one-sentence paragraph before it ("Sometimes you only want to retry a
     part of a function." says what the code after the next paragraph's lead-in is for)."""
-    end, lines = code
+    end, lines, written = code
     shown_code = _show_code(_key_lines(lines))
     out = []
     starts = [i]
@@ -610,6 +639,7 @@ def _code_passages(
                 first,
                 is_code=True,
                 code=tuple(lines),
+                block=tuple(written),
                 lead=lead,
             )
         )
@@ -642,15 +672,37 @@ def lists_in_code(passage: Passage) -> bool:
     return passage.is_code and len(_code_items(passage)) >= 3
 
 
-def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) -> str:
-    """What a reader sees of a code passage for this question: its lead-in with the first
-    code line and the lines that hold the most of the question's words ("… drop the password
-    during asdict?" shows ``filter=lambda attr, value: attr.name != "password"``, not the
-    class definition the example opens with). Other passages: their text."""
+class Shown(NamedTuple):
+    """What a reader sees of a passage: its prose, and the code it shows as a fenced block
+    ('' when it shows none)."""
+
+    text: str
+    block: str = ""
+
+
+def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) -> Shown:
+    """What a reader sees of a passage for this question. A code passage: its lead-in, and as
+    a block the first code line and the lines that hold the most of the question's words
+    ("… drop the password during asdict?" shows ``filter=lambda attr, value: attr.name !=
+    "password"``, not the class definition the example opens with). Other passages: their
+    text."""
+    if passage.is_defaults:  # the default setup, whole
+        return Shown(plain(passage.sentences[0]), code_block(passage.block))
+    if not passage.code:
+        return Shown(passage.text)
+    shown = _shown_lines(passage, terms, quoted)
+    lines = [passage.block[k] for k in shown]
+    return Shown(passage.lead, code_block(lines, shown, len(passage.block)))
+
+
+def _shown_lines(passage: Passage, terms: list[str], quoted: tuple[str, ...]) -> list[int]:
+    """The numbers of the code lines shown for the question."""
     if lists_in_code(passage):  # a listing shows its items
-        return f"{passage.lead} {_show_code(_code_items(passage)[:MAX_LIST_ITEMS])}"
-    if not passage.code or len(passage.code) <= MAX_CODE_LINES or not terms:
-        return passage.text
+        items = [k for k, ln in enumerate(passage.code) if _CODE_ITEM.match(ln)]
+        return items[:MAX_LIST_ITEMS]
+    usual = _key_line_numbers(passage.code)
+    if len(passage.code) <= MAX_CODE_LINES or not terms:
+        return usual
     wanted = part_stems(" ".join(terms))
     # asked which exception, the traceback's last line names it ("cattrs.errors.
     # ForbiddenExtraKeysError: Extra fields in constructor for E: else")
@@ -667,15 +719,31 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
     if counts[best[0]] >= 10 and raised < len(passage.code) and _RAISED.match(passage.code[raised]):
         # The quoted input of a doctest shows with the exception it raises (">>> C("norway")"
         # … "ValueError: Cannot convert value to bool: norway").
-        keep = sorted({0, best[0], raised})
-        return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
-
+        return sorted({0, best[0], raised})
     # The usual excerpt holds the best line (the latest of those holding the most of the
     # question), or no line holds any: it shows what matters.
-    if not counts[best[0]] or best[0] in _key_line_numbers(passage.code):
-        return passage.text
-    keep = sorted({0, *best[: MAX_CODE_LINES - 1]})
-    return f"{passage.lead} {_show_code([passage.code[k] for k in keep])}"
+    if not counts[best[0]] or best[0] in usual:
+        return usual
+    return sorted({0, *best[: MAX_CODE_LINES - 1]})
+
+
+def code_block(lines: Sequence[str], numbers: Sequence[int] = (), total: int = 0) -> str:
+    """Code lines as a fenced Markdown block, indented as written relative to the least
+    indented of them; "…" stands where lines are left out between them or after them
+    (``numbers``: the lines' places in their block of ``total`` lines)."""
+    if not lines:
+        return ""
+    margin = min(len(ln) - len(ln.lstrip()) for ln in lines)
+    body: list[str] = []
+    for k, line in enumerate(lines):
+        if k and numbers and numbers[k] > numbers[k - 1] + 1:
+            body.append("…")
+        body.append(line[margin:])
+    if numbers and numbers[-1] < total - 1:
+        body.append("…")
+    longest = max((len(run) for ln in body for run in re.findall(r"`+", ln)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "\n".join([fence, *body, fence])
 
 
 def _list_after(

@@ -276,6 +276,18 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
     return lines
 
 
+def _run_on(lines: list[str]) -> str:
+    """The lines of an answer's parts as one paragraph; a part ending in a code block ends
+    its paragraph."""
+    out = ""
+    for line in lines:
+        out += ("\n\n" if _ENDS_IN_BLOCK.search(out) else " " if out else "") + line
+    return out
+
+
+_ENDS_IN_BLOCK: Final = re.compile(r"\n`{3,}$")
+
+
 def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdict]) -> str:
     if answer.contested:
         claim = answer.claims[0]
@@ -285,7 +297,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         lines = [_answer_line(part, registry, verdicts) for part in answer.parts]
         if not answer.found:
             lines.insert(0, NOT_FOUND_PART)
-        return " ".join(lines)
+        return _run_on(lines)
     if answer.passage is not None:
         passage = answer.passage
         own = registry.cite(passage.source.id, passage.quote)
@@ -305,6 +317,8 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         line += registry.statuses(cited)
         if answer.found and answer.unconfirmed:
             line += f" {UNCONFIRMED}"
+        if answer.block:  # the code, as a block after the words that cite it
+            line += f"\n\n{answer.block}"
         return line
     if answer.per_claim:
         parts = []

@@ -69,3 +69,20 @@ def test_the_markdown_export_turns_script_links_into_their_text() -> None:
     assert 'href="javascript:' not in html and 'href="data:' not in html
     assert "[x](javascript:alert(1))" in html
     assert '<a href="https://e.org/a">ok</a>' in html
+
+
+def test_a_code_block_in_the_pdf_is_monospaced_without_its_fences() -> None:
+    run = {"id": "r1", "query": "Retry?", "status": "done", "created_at": "now"}
+    code = "## Answer\n\nLike this: [1]\n\n```\nfor attempt in retry():\n    with attempt:\n```\n"
+    prose = "## Answer\n\nLike this: [1]\n\n- for attempt in retry()\n"
+    with_code, without = report_pdf({**run, "report": code}), report_pdf({**run, "report": prose})
+    # the code's font, embedded (DejaVu Sans Mono beside DejaVu Sans; else the core Courier)
+    assert b"Mono" in with_code or b"/Courier" in with_code
+    assert b"Mono" not in without and b"/Courier" not in without
+
+
+def test_a_code_block_renders_as_one_and_its_indexes_are_no_citations() -> None:
+    html = report_html("Like this: [1]\n\n```\nfirst = rows[1]\n    keep(first)\n```", CITES)
+    assert '<a class="cite" href="#src-S1"' in html
+    assert "<pre><code>first = rows[1]\n    keep(first)\n</code></pre>" in html
+    assert "<code>rows[2]</code>" in report_html("Take `rows[2]` [2].", CITES)

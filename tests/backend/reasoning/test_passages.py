@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from backend.reasoning.offline.passages import (
     MAX_CODE_LINES,
     answerable,
     code_before,
+    code_block,
     named_by_heading,
     passages,
     setting_entry,
@@ -162,6 +161,11 @@ def test_the_default_setup_in_code_is_one_passage_with_every_line() -> None:
     assert whole.is_code and whole.quote in DEFAULTS
     assert "utc=False" in whole.text and "PrintLoggerFactory" in whole.text  # past line 3
     assert "import logging" not in whole.text
+    shown = shown_for(whole, ["default", "timestamp", "format"])
+    assert shown.text == "Using the defaults, as above, is equivalent to:"
+    lines = shown.block.splitlines()  # every line but the imports, indented as written
+    assert lines[1] == "structlog.configure(" and lines[-2] == ")" and "…" not in lines
+    assert "        structlog.dev.ConsoleRenderer()" in lines
     # the ordinary excerpt still shows only the first lines
     [short] = [
         p
@@ -214,16 +218,50 @@ def test_a_long_example_shows_the_lines_that_hold_the_questions_words() -> None:
     (coded,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
     assert "filter=" not in coded.text  # the usual excerpt: the example's first lines
     shown = shown_for(coded, ["drop", "password", "asdict", "conversion"])
-    assert shown.startswith("For that, `asdict` offers a callback")
-    assert "`@define`" in shown and "filter=lambda attr, value: attr.name != 'password')" in shown
-    assert "`asdict(User(" in shown
-    assert len(re.findall(r"`[^`]+`", shown.split(":", 1)[1])) == MAX_CODE_LINES  # no more
+    assert (
+        shown.text
+        == "For that, `asdict` offers a callback that decides whether an attribute is included:"
+    )
+    lines = shown.block.splitlines()
+    assert lines[0] == lines[-1] == "```" and lines[1] == "@define"
+    call = lines.index("asdict(User('jane@doe.invalid', 's33kred'),")
+    # (the call's second line, indented as in the example, with what it prints)
+    filtered = "filter=lambda attr, value: attr.name != 'password') → {'email': 'jane@doe.invalid'}"
+    assert lines[call + 1] == f"       {filtered}"
+    assert len([ln for ln in lines[1:-1] if ln != "…"]) == MAX_CODE_LINES  # no more
 
 
 def test_an_example_whose_first_lines_hold_the_words_is_shown_as_usual() -> None:
     (coded,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
-    assert shown_for(coded, ["user", "class"]) == coded.text
-    assert shown_for(coded, []) == coded.text
+    usual = ["```", "@define", "class User:", "    email: str", "    password: str", "…", "```"]
+    assert shown_for(coded, ["user", "class"]).block.splitlines() == usual
+    assert shown_for(coded, []).block.splitlines() == usual
+
+
+def test_an_example_is_shown_as_a_block_indented_as_written() -> None:
+    text = (
+        "Retry only the part that talks to the network:\n\n```python\n"
+        "for attempt in stamina.retry_context(on=httpx.HTTPError):\n"
+        "    with attempt:\n"
+        "        resp = httpx.get(url)\n"
+        "        resp.raise_for_status()\n"
+        "```\n"
+    )
+    coded = next(p for p in passages(source("S1", "Retries", text)) if p.is_code)
+    shown = shown_for(coded, ["retry", "part", "network"])
+    assert shown.text == "Retry only the part that talks to the network:"
+    assert shown.block == (
+        "```\nfor attempt in stamina.retry_context(on=httpx.HTTPError):\n    with attempt:\n"
+        "        resp = httpx.get(url)\n        resp.raise_for_status()\n```"
+    )
+
+
+def test_a_block_marks_the_lines_left_out_and_outlasts_the_codes_own_backticks() -> None:
+    lines = ["def f():", "    x = `a`", "    ```", "    return x"]
+    assert code_block([lines[0], lines[3]], [0, 3], 4) == "```\ndef f():\n…\n    return x\n```"
+    assert code_block(lines[:2], [0, 1], 4) == "```\ndef f():\n    x = `a`\n…\n```"
+    assert code_block(lines[1:3]).startswith("````\nx = `a`\n```\n````")  # a longer fence
+    assert code_block([]) == ""
 
 
 def test_an_identifier_in_the_question_matches_its_parts_in_the_code() -> None:
@@ -239,7 +277,7 @@ def test_an_identifier_in_the_question_matches_its_parts_in_the_code() -> None:
     )
     (coded,) = [p for p in passages(source("S1", "Threads", text)) if p.is_code]
     shown = shown_for(coded, ["request_id", "bind_contextvars", "get", "workers"])
-    assert "get_contextvars()" in shown
+    assert "    ctx = structlog.contextvars.get_contextvars()" in shown.block.splitlines()
 
 
 def test_a_default_line_states_a_value_and_is_a_passage() -> None:
@@ -277,8 +315,8 @@ def test_the_quoted_input_of_a_doctest_is_shown_with_the_exception_it_raises() -
     coded = next(p for p in passages(source("S1", "Converters", text)) if p.is_code)
     assert "C(x=True)" not in coded.code and "Traceback" not in " ".join(coded.code)  # output
     shown = shown_for(coded, ["field", "to_bool", "string", "norway"], ("norway",))
-    assert '`C("norway")` `ValueError: Cannot convert value to bool: norway`' in shown
-    assert "ValueError" not in shown_for(coded, ["field", "to_bool"])
+    assert 'C("norway")\nValueError: Cannot convert value to bool: norway\n```' in shown.block
+    assert "ValueError" not in shown_for(coded, ["field", "to_bool"]).block
 
 
 def test_the_same_sentence_under_two_headings_sits_under_each_where_it_is() -> None:
@@ -621,9 +659,9 @@ def test_a_four_line_example_is_shown_whole() -> None:
         'run_simple("localhost", 8080, app)\n```\n'
     )
     coded = next(p for p in passages(source("S1", "Debugging Applications", text)) if p.is_code)
-    shown = shown_for(coded, ["debugger", "accept", "host", "name"])
-    assert "DebuggedApplication(app, evalex=True)" in shown and "trusted_hosts" in shown
-    assert "run_simple" in shown
+    shown = shown_for(coded, ["debugger", "accept", "host", "name"]).block
+    assert "    app = DebuggedApplication(app, evalex=True)" in shown.splitlines()
+    assert "trusted_hosts" in shown and "run_simple" in shown and "…" not in shown
 
 
 def test_a_passage_under_a_command_line_options_entry_is_shown_with_its_flags() -> None:

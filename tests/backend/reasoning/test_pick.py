@@ -2241,7 +2241,7 @@ async def test_a_list_question_is_answered_by_a_listing_in_code_output(
     doc = sectioned("S1", "Tutorial", TEMPLATES)
     pick = await _pick(engine, question, [doc])
     assert pick.best is not None and pick.best.passage.is_code
-    shown = shown_for(pick.best.passage, analyse(question).terms)
+    shown = shown_for(pick.best.passage, analyse(question).terms).block
     assert all(name in shown for name in ("generic", "pyproject", "async", "multidb"))
 
 
@@ -2407,7 +2407,7 @@ async def test_asked_which_exception_the_traceback_shown_names_it(engine: Offlin
     )
     pick = await _pick(engine, question, [source("S1", "Customizing", FORBID)])
     assert pick.best is not None and pick.best.passage.is_code
-    shown = shown_for(pick.best.passage, analyse(question).terms)
+    shown = shown_for(pick.best.passage, analyse(question).terms).block
     assert "ForbiddenExtraKeyError" in shown
 
 

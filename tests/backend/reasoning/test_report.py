@@ -1189,3 +1189,43 @@ def test_a_sentence_naming_both_sides_speaks_for_neither() -> None:
     pick = Pick(ranked[0], True, None, ranked)
     chosen = _naming(pick, "open_memory_channel(math.inf)", [], ["open_memory_channel(0)"])
     assert chosen is not None and chosen.passage is one
+
+
+RETRY_DOCS = (
+    "Sometimes you only want to retry a part of a function. Use a retry context and wrap "
+    "the network call in each attempt, like this:\n\n```python\n"
+    "for attempt in stamina.retry_context(on=httpx.HTTPError):\n"
+    "    with attempt:\n"
+    "        resp = httpx.get(url)\n"
+    "        resp.raise_for_status()\n"
+    "```\n"
+)
+
+
+async def test_code_in_the_answer_is_a_block_after_the_words_that_cite_it(
+    engine: OfflineEngine,
+) -> None:
+    question = "How do I retry only the network call of a function, not the whole function?"
+    docs = [source("S1", "Retrying part of a function", RETRY_DOCS)]
+    _, report = await _run(engine, question, docs)
+    prose, _, block = report.answer.partition("\n\n")
+    # (the marks a citation gets stand before the code, with the words it cites)
+    assert re.search(r"like this: \[1\](?: \(not independently confirmed\))?$", prose), prose
+    assert block.splitlines() == [
+        "```",
+        "for attempt in stamina.retry_context(on=httpx.HTTPError):",
+        "    with attempt:",
+        "        resp = httpx.get(url)",
+        "        resp.raise_for_status()",
+        "```",
+    ]
+    assert f"## Answer\n\n{report.answer}\n" in report.markdown
+
+
+def test_parts_run_on_as_one_paragraph_but_a_block_ends_its_own() -> None:
+    from backend.reasoning.offline.report import _run_on
+
+    block = "Call it so: [1]\n\n```\nf(x)\n```"
+    assert _run_on(["A. [1]", "B. [2]"]) == "A. [1] B. [2]"
+    assert _run_on([block, "B. [2]"]) == f"{block}\n\nB. [2]"
+    assert _run_on(["A `x` [1]", "B. [2]"]) == "A `x` [1] B. [2]"
