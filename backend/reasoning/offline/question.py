@@ -528,8 +528,10 @@ def analyse(question: str) -> Asked:
     terms += [f for f in dict.fromkeys(FLAG.findall(question)) if f not in terms]
     if _GIVES_BACK.search(question):  # "What do I get back from calling send()?": what it returns
         terms = ["return" if t.lower() == "back" else t for t in terms]
-    if asks_about_default_setup(question) and DEFAULT_TERM not in terms:
-        terms.append(DEFAULT_TERM)  # "I haven't configured it": the answer is the default
+    if (asks_about_default_setup(question) or about_default) and DEFAULT_TERM not in terms:
+        # "I haven't configured it", "unless told otherwise", "if I don't pass one": the
+        # answer is the default, and says so
+        terms.append(DEFAULT_TERM)
     counted = _COUNTED.search(q) if kind == "number" else None
     nouns = tuple(counted.group("nouns").lower().split()) if counted else ()
     asks = asking_part(question, phrases=False)

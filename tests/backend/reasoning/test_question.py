@@ -291,6 +291,18 @@ def test_a_question_about_the_default_setup_is_answered_by_a_passage_about_defau
     assert not analyse("Which logger writes my log lines?").default_setup
 
 
+def test_a_default_asked_for_in_other_words_is_a_word_the_answer_holds() -> None:
+    # "… unless told otherwise" asks for the default; "default is '600'" says it.
+    for question in (
+        "What file mode does waitress give that socket unless told otherwise?",
+        "What status code does RedirectResponse send if I don't pass one?",
+        "Which close code does WebSocketException use if I don't give one?",
+    ):
+        asked = analyse(question)
+        assert asked.about_default and "default" in asked.terms, question
+    assert "default" not in analyse("What file mode does waitress give that socket?").terms
+
+
 def test_which_character_is_answered_by_a_character_shown_or_named() -> None:
     question = "On Linux, which character separates the paths taken from one variable?"
     asked = analyse(question)
