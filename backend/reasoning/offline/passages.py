@@ -115,11 +115,38 @@ def _sentences(source: Source) -> list[_Sentence]:
                 end=end,
                 item=_item_of(text, start),
                 lead_in=stripped.endswith(":"),
-                usable=answerable(sentence) and not _in_table(text, start),
+                usable=answerable(sentence)
+                and not _in_table(text, start)
+                # (a bare condition is a statement neither as a list item nor as the lead-in
+                # to code: "When nginx handles SSL and forwards to Gunicorn:" shows with it)
+                and not (
+                    (_item_of(text, start) >= 0 or stripped.endswith(":")) and clause_only(sentence)
+                ),
                 goes_on=_continues_code(text, start, sentence),
             )
         )
     return found
+
+
+# A list item that is only the condition of what its lead-in says ("Starlette uses a thread
+# pool in several scenarios: - When you create a synchronous endpoint using `def` …"): no
+# statement without its list.
+_CONDITION: Final = re.compile(
+    r"(?:when|whenever|if|once|while|where|unless|before|after|until)\b", re.I
+)
+_MAIN_CLAUSE_MARK: Final = re.compile(r"[,;:]|\bthen\b")
+MAX_CLAUSE_WORDS: Final = 14
+
+
+def clause_only(sentence: str) -> bool:
+    """Is the sentence only a condition, with no statement after it ("When nginx handles
+    SSL and forwards to Gunicorn.")?"""
+    shown = plain(sentence).strip().rstrip(":.")
+    return (
+        bool(_CONDITION.match(shown))
+        and not _MAIN_CLAUSE_MARK.search(shown)
+        and len(words(shown)) <= MAX_CLAUSE_WORDS
+    )
 
 
 # A lower-case verb or relative word can only go on with a sentence begun before a code block:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from backend.reasoning.offline.passages import (
     MAX_CODE_LINES,
     answerable,
+    clause_only,
     code_before,
     code_block,
     named_by_heading,
@@ -705,3 +706,29 @@ def test_a_settings_own_entry_is_known_by_the_setting_it_describes() -> None:
         "Note: the socket is created before the workers start.",
     ):
         assert setting_entry(passages(source("S3", "Guide", sentence))[0]) == ""
+
+
+def test_a_bare_condition_is_no_statement_without_its_list_or_its_code() -> None:
+    text = (
+        "Starlette uses a thread pool in several scenarios to avoid blocking the event loop:\n\n"
+        "- When you create a synchronous endpoint using `def` instead of `async def`\n"
+        "- When serving files with `FileResponse`\n\n"
+        "If you need more threads, raise the limiter's total tokens to a higher number.\n\n"
+        "When nginx handles SSL and forwards to Gunicorn:\n\n"
+        "```nginx\nserver {\n    listen 443 ssl;\n}\n```\n\n"
+        "If set to `None` then the cookie will last as long as the browser session.\n"
+    )
+    found = passages(source("S1", "Threads", text))
+    alone = [p.text for p in found if len(p.sentences) == 1 and not p.is_code]
+    assert not any(t.startswith(("When you create", "When nginx")) for t in alone), alone
+    assert any(p.is_list and "When you create a synchronous endpoint" in p.text for p in found)
+    coded = next(p for p in found if p.is_code)
+    assert coded.lead == "When nginx handles SSL and forwards to Gunicorn:"
+    # a condition with what follows from it is a statement
+    assert any(t.startswith("If set to `None` then the cookie") for t in alone)
+    assert any(t.startswith("If you need more threads, raise") for t in alone)
+    assert clause_only("When serving files with `FileResponse`")
+    # (a long one likely says what follows: no comma needed)
+    assert not clause_only(
+        "If an incorrect PIN is entered too many times the server needs to be restarted."
+    )
