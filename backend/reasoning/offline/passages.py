@@ -80,6 +80,7 @@ class Passage:
     section: str = ""  # the heading of the section it sits in (what "this class" refers to)
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     block: tuple[str, ...] = ()  # those lines as written (indented), for showing as a block
+    breaks: tuple[bool, ...] = ()  # per line of ``block``: a blank line before it as written
     lead: str = ""  # a code passage's lead-in as a reader sees it
     label: str = ""  # the term of the list item it sits in, when it starts after it
     intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
@@ -483,19 +484,22 @@ def section_at(source: Source, spans: list[tuple[int, int, str]], start: int, se
     return section_of(source, sentence)
 
 
-def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str], list[str]] | None:
-    """(end offset, lines, the same lines as written) of a code block right after a sentence
-    ("… like this:", "… dependencies...", or the last sentence of a paragraph the code
-    illustrates), or None. Lines are stripped for reading; as written they keep their
-    indentation, for showing."""
+def _code_after(text: str, lead: _Sentence) -> _Code | None:
+    """(end offset, lines, the same lines as written, blank line before each) of a code
+    block right after a sentence ("… like this:", "… dependencies...", or the last sentence
+    of a paragraph the code illustrates), or None. Lines are stripped for reading; as written
+    they keep their indentation, for showing."""
     match = _FENCED.match(text, lead.end)
     if match is None:
         return None
-    written = [ln.rstrip() for ln in match.group("body").splitlines() if ln.strip()]
+    body = match.group("body").splitlines()
+    written = [ln.rstrip() for ln in body if ln.strip()]
+    after_blank = [k > 0 and not body[k - 1].strip() for k, ln in enumerate(body) if ln.strip()]
     lines = [ln.strip() for ln in written]
     if lines and lines[0].startswith(">>>"):
         written = _doctest_lines(lines)  # each input with what it prints, on one line
         lines = [ln.strip() for ln in written]
+        after_blank = [False] * len(lines)
     kept = [
         k
         for k, ln in enumerate(lines)
@@ -506,7 +510,19 @@ def _code_after(text: str, lead: _Sentence) -> tuple[int, list[str], list[str]] 
     kept = [kept[k] for k in _docstring_free([lines[k] for k in kept])]
     if not kept:
         return None
-    return match.end(), [lines[k] for k in kept], [written[k] for k in kept]
+    # (a line left out after a blank one passes its blank on to the next line kept)
+    breaks = [
+        after_blank[k] or (j > 0 and any(after_blank[kept[j - 1] + 1 : k]))
+        for j, k in enumerate(kept)
+    ]
+    return _Code(match.end(), [lines[k] for k in kept], [written[k] for k in kept], breaks)
+
+
+class _Code(NamedTuple):
+    end: int
+    lines: list[str]
+    written: list[str]
+    breaks: list[bool]
 
 
 # "Using the defaults, as above, is equivalent to:", "The default configuration looks like
@@ -624,13 +640,13 @@ def _code_passages(
     source: Source,
     sentences: list[_Sentence],
     i: int,
-    code: tuple[int, list[str], list[str]],
+    code: _Code,
     spans: list[tuple[int, int, str]],
 ) -> list[Passage]:
     """The lead-in with its code, alone and with up to two sentences before it in its
     paragraph, or in the one-sentence paragraph before it ("Sometimes you only want to retry a
     part of a function." says what the code after the next paragraph's lead-in is for)."""
-    end, lines, written = code
+    end, lines, written, breaks = code
     shown_code = _show_code(_key_lines(lines))
     out = []
     starts = [i]
@@ -667,6 +683,7 @@ def _code_passages(
                 is_code=True,
                 code=tuple(lines),
                 block=tuple(written),
+                breaks=tuple(breaks),
                 lead=lead,
             )
         )
@@ -719,7 +736,7 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
         return Shown(passage.text)
     shown = _shown_lines(passage, terms, quoted)
     lines = [passage.block[k] for k in shown]
-    return Shown(passage.lead, code_block(lines, shown, len(passage.block)))
+    return Shown(passage.lead, code_block(lines, shown, len(passage.block), passage.breaks))
 
 
 def _shown_lines(passage: Passage, terms: list[str], quoted: tuple[str, ...]) -> list[int]:
@@ -754,10 +771,17 @@ def _shown_lines(passage: Passage, terms: list[str], quoted: tuple[str, ...]) ->
     return sorted({0, *best[: MAX_CODE_LINES - 1]})
 
 
-def code_block(lines: Sequence[str], numbers: Sequence[int] = (), total: int = 0) -> str:
+def code_block(
+    lines: Sequence[str],
+    numbers: Sequence[int] = (),
+    total: int = 0,
+    breaks: Sequence[bool] = (),
+) -> str:
     """Code lines as a fenced Markdown block, indented as written relative to the least
-    indented of them; "…" stands where lines are left out between them or after them
-    (``numbers``: the lines' places in their block of ``total`` lines)."""
+    indented of them; "…" stands where lines are left out between them or after them, and a
+    blank line where the example has one between two lines shown in a row (``numbers``: the
+    lines' places in their block of ``total`` lines; ``breaks``: by place, a blank line
+    before it)."""
     if not lines:
         return ""
     margin = min(len(ln) - len(ln.lstrip()) for ln in lines)
@@ -765,6 +789,8 @@ def code_block(lines: Sequence[str], numbers: Sequence[int] = (), total: int = 0
     for k, line in enumerate(lines):
         if k and numbers and numbers[k] > numbers[k - 1] + 1:
             body.append("…")
+        elif k and numbers and numbers[k] < len(breaks) and breaks[numbers[k]]:
+            body.append("")
         body.append(line[margin:])
     if numbers and numbers[-1] < total - 1:
         body.append("…")

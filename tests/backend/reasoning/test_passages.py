@@ -732,3 +732,26 @@ def test_a_bare_condition_is_no_statement_without_its_list_or_its_code() -> None
     assert not clause_only(
         "If an incorrect PIN is entered too many times the server needs to be restarted."
     )
+
+
+def test_a_blank_line_between_two_lines_shown_stays() -> None:
+    text = (
+        "If you want to retry just one call, wrap it in a caller like this:\n\n```python\n"
+        "def fetch(url):\n    return httpx.get(url)\n\n"
+        "# five attempts\n"
+        "rc = stamina.RetryingCaller(attempts=5)\n"
+        "rc(httpx.HTTPError, fetch, url)\n"
+        "```\n"
+    )
+    coded = next(p for p in passages(source("S1", "Retries", text)) if p.is_code)
+    lines = shown_for(coded, []).block.splitlines()
+    # (the comment after the blank line is left out; its blank line is kept)
+    assert lines == [
+        "```",
+        "def fetch(url):",
+        "    return httpx.get(url)",
+        "",
+        "rc = stamina.RetryingCaller(attempts=5)",
+        "rc(httpx.HTTPError, fetch, url)",
+        "```",
+    ]
