@@ -1426,6 +1426,9 @@ def _seen(term: str, seen: set[str]) -> bool:
     """Is the word among the sources' words, or the start of one ("Postgres" of "PostgreSQL")?"""
     if term in seen:
         return True
+    head, _, last = term.rpartition(".")
+    if "." in head and head in seen and last.isalpha() and last in seen:
+        return True  # a method of a documented class: "anyio.Path.read_bytes" (`anyio.Path`)
     if term.isalpha() and any(
         # the leading part of a dotted or underscored name: "JSON" of `json.dumps_kwargs`
         # (not a file's extension: "HTML" of `report.html` names no HTML support)

@@ -2942,3 +2942,19 @@ def test_asked_for_a_kind_of_thing_a_denial_names_that_kind() -> None:
     assert not _denies_what_is_asked(soft, asked.terms, asked.wants)
     plain_no = "There is no environment variable for the runtime config file."
     assert _denies_what_is_asked(plain_no, asked.terms, asked.wants)
+
+
+def test_a_method_of_a_documented_class_is_no_unknown_name() -> None:
+    docs = source(
+        "S1",
+        "File I/O",
+        "AnyIO provides an asynchronous version of the `pathlib.Path` class, `anyio.Path`. "
+        "Operations that perform disk I/O (like `read_bytes`) run in a worker thread.",
+    )
+    question = "How many anyio.Path.read_bytes calls run at once?"
+    assert unknown_names(question, [docs]) == []
+    # a method the documents never name, and a name under an undocumented module, are unknown
+    assert unknown_names("What does anyio.Path.read_magic do?", [docs]) == ["anyio.Path.read_magic"]
+    assert unknown_names("What does anyio.files.read_bytes do?", [docs]) == [
+        "anyio.files.read_bytes"
+    ]
