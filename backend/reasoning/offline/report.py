@@ -131,7 +131,17 @@ def says_the_same(quote: str, sentence: str) -> bool:
     """Does ``quote`` hold most of the sentence's content words? (What a second citation of a
     sentence must do: a related sentence on the same topic is not support.)"""
     goal = content_stems(sentence)
-    return bool(goal) and len(goal & content_stems(quote)) >= SAME_WORDS * len(goal)
+    if not goal or len(goal & content_stems(quote)) < SAME_WORDS * len(goal):
+        return False
+    # (and every code name and number it gives: "… used as the `before` keyword argument"
+    # is not said by "… used as the `stop` keyword argument")
+    return all(name in quote for name in _CODE_SPAN.findall(sentence)) and all(
+        number in _NUMBER.findall(quote) for number in _NUMBER.findall(sentence)
+    )
+
+
+_CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
+_NUMBER: Final = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?!\w|\.\d)")
 
 
 def closest_sentence(text: str, target: str) -> str:

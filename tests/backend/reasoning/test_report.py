@@ -1229,3 +1229,17 @@ def test_parts_run_on_as_one_paragraph_but_a_block_ends_its_own() -> None:
     assert _run_on(["A. [1]", "B. [2]"]) == "A. [1] B. [2]"
     assert _run_on([block, "B. [2]"]) == f"{block}\n\nB. [2]"
     assert _run_on(["A `x` [1]", "B. [2]"]) == "A `x` [1] B. [2]"
+
+
+def test_a_second_source_says_the_same_only_with_the_same_code_names_and_numbers() -> None:
+    from backend.reasoning.offline.report import says_the_same
+
+    claim = "Those functions can be used as the `before` keyword argument of `tenacity.retry`."
+    assert says_the_same(claim, claim)
+    other = "Those functions can be used as the `stop` keyword argument of `tenacity.retry`."
+    assert not says_the_same(other, claim)
+    plain_names = "Those functions can be used as the before keyword argument of tenacity.retry."
+    assert says_the_same(plain_names, claim)  # the same names, without their backticks
+    ten = "By default the client waits 10 seconds for the server to answer."
+    assert not says_the_same("By default the client waits 30 seconds for the server.", ten)
+    assert says_the_same("The client waits 10 seconds for the server by default.", ten)
