@@ -135,12 +135,16 @@ def says_the_same(quote: str, sentence: str) -> bool:
         return False
     # (and every code name and number it gives: "… used as the `before` keyword argument"
     # is not said by "… used as the `stop` keyword argument")
-    return all(name in quote for name in _CODE_SPAN.findall(sentence)) and all(
-        number in _NUMBER.findall(quote) for number in _NUMBER.findall(sentence)
-    )
+    # (a name as the other source writes it: `--ident=STR` is the "ident" of "ident: Server
+    # identity …")
+    names = [m.group(0) for span in _CODE_SPAN.findall(sentence) if (m := _NAME.search(span))]
+    return all(
+        re.search(rf"(?<!\w){re.escape(name)}(?!\w)", quote, re.I) for name in names
+    ) and all(number in _NUMBER.findall(quote) for number in _NUMBER.findall(sentence))
 
 
 _CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
+_NAME: Final = re.compile(r"[A-Za-z_][\w.]*\w|[A-Za-z]")  # a code span's name, flags' dashes off
 _NUMBER: Final = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?!\w|\.\d)")
 
 

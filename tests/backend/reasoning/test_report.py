@@ -1240,6 +1240,8 @@ def test_a_second_source_says_the_same_only_with_the_same_code_names_and_numbers
     assert not says_the_same(other, claim)
     plain_names = "Those functions can be used as the before keyword argument of tenacity.retry."
     assert says_the_same(plain_names, claim)  # the same names, without their backticks
+    flag = "`--ident=STR`: Server identity used in the 'Server' header in responses."
+    assert says_the_same('ident: Server identity (string) used in "Server:" header.', flag)
     ten = "By default the client waits 10 seconds for the server to answer."
     assert not says_the_same("By default the client waits 30 seconds for the server.", ten)
     assert says_the_same("The client waits 10 seconds for the server by default.", ten)
