@@ -38,7 +38,8 @@ _METADATA: Final = re.compile(
 _DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
 _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
-MAX_CODE_LINES: Final = 4
+MAX_CODE_LINES: Final = 4  # lines of a code passage's text (what it is scored on)
+MAX_WHOLE_EXAMPLE: Final = 8  # an example of at most this many lines is shown whole
 _IMPORT: Final = re.compile(
     r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
 )
@@ -744,6 +745,10 @@ def _shown_lines(passage: Passage, terms: list[str], quoted: tuple[str, ...]) ->
     if lists_in_code(passage):  # a listing shows its items
         items = [k for k, ln in enumerate(passage.code) if _CODE_ITEM.match(ln)]
         return items[:MAX_LIST_ITEMS]
+    if len(passage.code) <= MAX_WHOLE_EXAMPLE:
+        # a short example, shown as a block, is shown whole: a line left out is often the one
+        # that matters (`@retry(before=before_log(logger, logging.DEBUG))` after the setup)
+        return list(range(len(passage.code)))
     usual = _key_line_numbers(passage.code)
     if len(passage.code) <= MAX_CODE_LINES or not terms:
         return usual

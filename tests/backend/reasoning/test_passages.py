@@ -208,6 +208,9 @@ FILTER_EXAMPLE = (
     "... class User:\n"
     "...     email: str\n"
     "...     password: str\n"
+    "...     name: str\n"
+    "...     phone: str\n"
+    "...     city: str\n"
     ">>> asdict(User('jane@doe.invalid', 's33kred'),\n"
     "...        filter=lambda attr, value: attr.name != 'password')\n"
     "{'email': 'jane@doe.invalid'}\n"
@@ -237,6 +240,15 @@ def test_an_example_whose_first_lines_hold_the_words_is_shown_as_usual() -> None
     usual = ["```", "@define", "class User:", "    email: str", "    password: str", "…", "```"]
     assert shown_for(coded, ["user", "class"]).block.splitlines() == usual
     assert shown_for(coded, []).block.splitlines() == usual
+
+
+def test_a_short_example_is_shown_whole() -> None:
+    short = FILTER_EXAMPLE.replace("...     name: str\n...     phone: str\n...     city: str\n", "")
+    (coded,) = [p for p in passages(source("S1", "Examples", short)) if p.is_code]
+    assert len(coded.code) == 6 and "filter=" not in coded.text  # scored on its first lines
+    for terms in ([], ["user", "class"], ["drop", "password", "asdict"]):
+        lines = shown_for(coded, terms).block.splitlines()
+        assert len(lines) == 8 and "…" not in lines and "filter=lambda" in lines[-2]
 
 
 def test_an_example_is_shown_as_a_block_indented_as_written() -> None:
@@ -308,7 +320,8 @@ def test_the_quoted_input_of_a_doctest_is_shown_with_the_exception_it_raises() -
     text = (
         "`to_bool(val)` converts common strings to booleans. For example:\n\n"
         "```\n>>> @define\n... class C:\n...     x = field(converter=to_bool)\n"
-        '>>> C("yes")\nC(x=True)\n>>> C(0)\nC(x=False)\n>>> C("norway")\n'
+        '>>> C("yes")\nC(x=True)\n>>> C(0)\nC(x=False)\n>>> C("on")\nC(x=True)\n'
+        '>>> C("off")\nC(x=False)\n>>> C(1)\nC(x=True)\n>>> C("y")\nC(x=True)\n>>> C("norway")\n'
         "Traceback (most recent call last):\n"
         '  File "<stdin>", line 1, in <module>\n'
         "ValueError: Cannot convert value to bool: norway\n```\n"
