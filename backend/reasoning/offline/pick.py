@@ -51,6 +51,7 @@ from backend.reasoning.offline.passages import (
     lists_in_code,
     passages,
     section_of,
+    setting_entry,
 )
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
@@ -1116,10 +1117,21 @@ _LATER_STEP: Final = word_set("then next finally")
 
 
 def _leans_back(passage: Passage) -> bool:
-    """Does the passage open on what came before ("This …", "However, …"), or on a later
-    step ("Then configure the key logfile in Wireshark …": the step before is the answer)?"""
-    opening = words(_ADMONITION.sub("", passage.sentences[0], count=1))[:1]
+    """Does the passage open on what came before ("This …", "However, …", "When disabled, …":
+    disabled how is said before), or on a later step ("Then configure the key logfile in
+    Wireshark …": the step before is the answer)? (Under a setting's own entry, "If omitted,
+    …" is of that setting.)"""
+    first = _ADMONITION.sub("", passage.sentences[0], count=1)
+    opening = words(first)[:1]
+    if _ELLIPTIC_CONDITION.match(plain(first).strip()) and not setting_entry(passage):
+        return True
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
+
+
+# "When disabled, …", "If set, …", "Once enabled, …": a condition with no subject of its own
+_ELLIPTIC_CONDITION: Final = re.compile(
+    r"(?:when|if|once|while|unless)\s+(?:[a-z]+ed|set|unset|given|true|false|on|off)\s*,", re.I
+)
 
 
 # A sentence that only sends the reader elsewhere: "See the uWSGI documentation for more

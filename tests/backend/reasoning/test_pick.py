@@ -2958,3 +2958,18 @@ def test_a_method_of_a_documented_class_is_no_unknown_name() -> None:
     assert unknown_names("What does anyio.files.read_bytes do?", [docs]) == [
         "anyio.files.read_bytes"
     ]
+
+
+def test_a_passage_opening_on_a_condition_without_its_subject_leans_on_what_came_before() -> None:
+    from backend.reasoning.offline.pick import _leans_back
+
+    text = (
+        "You can disable retrying entirely by passing `enabled=False` to the decorator. "
+        "When disabled, the decorated function is called directly without any retry logic."
+    )
+    found = {p.sentences[0].split(",")[0][:13]: p for p in passages(source("S1", "Retry", text))}
+    assert _leans_back(found["When disabled"]) and not _leans_back(found["You can disab"])
+    # under a setting's own entry, "If omitted, …" is said of that setting
+    entry = sectioned("S1", "API", [("`timeout`", "If omitted, the client waits forever.")])
+    (omitted,) = [p for p in passages(entry) if p.sentences[0].startswith("If omitted")]
+    assert not _leans_back(omitted)
