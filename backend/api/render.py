@@ -13,9 +13,10 @@ from typing import Any
 import nh3
 from markdown_it import MarkdownIt
 
+from backend.reasoning.citations import CODE
+
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _MARKER = re.compile(r"(?<!\\)\[(\d{1,4})\](?![(:])")
-_CODE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`)", re.S)  # code blocks and spans
 _TAGS = {
     "a", "p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
     "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "table", "thead", "tbody",
@@ -36,8 +37,11 @@ def _link_markers(markdown: str, citations: list[dict[str, Any]]) -> str:
         return f"[\\[{n}\\]](#src-{source})"
 
     # (not in code: `items[1]` and a block's `row[2]` index lists)
-    pieces = _CODE.split(markdown)
-    return "".join(p if k % 2 else _MARKER.sub(link, p) for k, p in enumerate(pieces))
+    out, done = [], 0
+    for code in CODE.finditer(markdown):
+        out += [_MARKER.sub(link, markdown[done : code.start()]), code.group(0)]
+        done = code.end()
+    return "".join([*out, _MARKER.sub(link, markdown[done:])])
 
 
 def report_html(markdown: str, citations: list[dict[str, Any]]) -> str:

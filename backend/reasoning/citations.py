@@ -23,13 +23,13 @@ _MARKER = re.compile(r"\[([1-9]\d*)\]")
 _GROUP = re.compile(r"(?:\[[1-9]\d*\])+")
 
 # Code in the report (`del SECRET_KEYS[0]`, fenced blocks): its "[0]" indexes a list
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
+CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 
 
 def _without_code(text: str) -> str:
     """The text with its code spans and blocks blanked out, offsets kept: a marker is found
     only in prose."""
-    return _CODE.sub(lambda m: " " * len(m.group(0)), text)
+    return CODE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _problem(citation: Citation, sources: dict[str, Source]) -> str | None:

@@ -707,8 +707,9 @@ def _show_code(lines: list[str]) -> str:
 _CODE_ITEM: Final = re.compile(r"^[\w.-]+\s+[-–:]\s+\S")
 
 
-def _code_items(passage: Passage) -> list[str]:
-    return [ln for ln in passage.code if _CODE_ITEM.match(ln)]
+def _code_items(passage: Passage) -> list[int]:
+    """The numbers of a code passage's "name - what it is" lines."""
+    return [k for k, ln in enumerate(passage.code) if _CODE_ITEM.match(ln)]
 
 
 def lists_in_code(passage: Passage) -> bool:
@@ -743,8 +744,7 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
 def _shown_lines(passage: Passage, terms: list[str], quoted: tuple[str, ...]) -> list[int]:
     """The numbers of the code lines shown for the question."""
     if lists_in_code(passage):  # a listing shows its items
-        items = [k for k, ln in enumerate(passage.code) if _CODE_ITEM.match(ln)]
-        return items[:MAX_LIST_ITEMS]
+        return _code_items(passage)[:MAX_LIST_ITEMS]
     if len(passage.code) <= MAX_WHOLE_EXAMPLE:
         # a short example, shown as a block, is shown whole: a line left out is often the one
         # that matters (`@retry(before=before_log(logger, logging.DEBUG))` after the setup)
