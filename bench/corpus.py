@@ -285,6 +285,25 @@ CORPORA = {
         # hand-written ``.. function::`` signature, not autodoc); conf.py etc. are not .rst
         skip=(),
     ),
+    "cattrs": Corpus(
+        package="cattrs",
+        version="26.2.1",  # MyST Markdown, flat docs/; the .rst files are autodoc stubs
+        sha256="679132bfdc225c5ee40c024fc42519954767c387f950dc6751946c586bccdc6d",
+        docs="docs",
+        suffixes=(".md",),
+        # history.md and contributing.md only ``include`` files from outside docs/
+        skip=("history.md", "contributing.md"),
+    ),
+    "falcon": Corpus(
+        package="falcon",
+        version="4.4.0",  # Sphinx reStructuredText in subfolders (user/, api/, changes/ …)
+        sha256="9f3ffbddc8baed4573295642eddb18a37eea37baba9f20c5be379c8b3d3d79e6",
+        docs="docs",
+        suffixes=(".rst", ".md"),
+        # kept whole: the API pages mix autodoc stubs with prose, and the release notes
+        # (changes/) say what was removed or added
+        skip=(),
+    ),
 }
 
 
