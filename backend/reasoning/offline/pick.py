@@ -281,7 +281,9 @@ _CLAUSE_OPENER: Final = re.compile(r"\(|;|\b(?:although|though|whereas|but|which
 # "… the `decode_responses=True` argument of the Redis connection is not currently supported."
 _UNSUPPORTED: Final = re.compile(
     # ("`communicate` is not provided as a method on `Process` objects")
-    r"\b(?:is|are)\s+not\s+(?:currently\s+|yet\s+)?(?:supported|provided|available|implemented)\b"
+    # ("Type aliases using `typing.TypeAlias` aren't supported …")
+    r"\b(?:is|are)(?:\s+not|n't)\s+(?:currently\s+|yet\s+)?"
+    r"(?:supported|provided|available|implemented)\b"
     r"|\bunsupported\b",
     re.I,
 )
@@ -1847,6 +1849,10 @@ def _denial(
     enabled = key_terms(turned_on.group("what")) if turned_on else []
     ask_named = [n for n in asked_names if n in named]
     ask_terms = key_terms(ask)
+    # "I declared `UserId: TypeAlias = int` … Which registration method should I call for that
+    # alias?": the ask's "that alias" is the scene's code, said not to be supported
+    # ("Type aliases using `typing.TypeAlias` aren't supported …")
+    unsupported_names = named if _THAT_THING.search(ask) else asked_names
 
     for choice in scored:
         passage = choice.passage
@@ -1895,7 +1901,7 @@ def _denial(
             or _gone_named(passage.quote, named, said=_REPLACED)
             # "… pass a timeout to its communicate() method …?" / "`communicate` is not
             # provided as a method on `Process` objects": code the ask itself uses
-            or _gone_named(passage.quote, asked_names, said=_UNSUPPORTED)
+            or _gone_named(passage.quote, unsupported_names, said=_UNSUPPORTED)
         ):
             return choice  # "`fields.FormattedString` field is removed." for "How do I
             # configure fields.FormattedString …?", however few of its other words it holds

@@ -2872,6 +2872,32 @@ async def test_code_the_ask_uses_said_not_provided_denies_a_question_with_a_nega
     assert pick.denial is None
 
 
+ALIASES = (
+    "Type aliases are supported on Python 3.12+ and are handled according to the rules for "
+    "their underlying type.\n\n"
+    "Warning: Type aliases using `typing.TypeAlias` aren't supported since there is no way at "
+    "runtime to distinguish them from their underlying types.\n\n"
+    "Hooks for any type are registered with `register_structure_hook()`."
+)
+
+
+async def test_the_scene_code_the_ask_points_back_to_said_unsupported_denies_it(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I declared `UserId: TypeAlias = int` with typing.TypeAlias and want a dedicated "
+        "structure hook for UserId, separate from plain int. Which registration method should "
+        "I call for that alias?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Built-in Hooks", ALIASES)])
+    assert pick.denial is not None
+    assert "aren't supported" in pick.denial.passage.text
+    # (an ask that does not point back at the scene's code is not denied by it)
+    plain_ask = question.replace("for that alias?", "for a new type?")
+    pick = await _pick(engine, plain_ask, [source("S1", "Built-in Hooks", ALIASES)])
+    assert pick.denial is None
+
+
 CLEANUP = (
     "Now suppose that the remote server stops responding, so our call to "
     "`await conn.send_hello_msg()` hangs forever, and the goodbye call in the finally block "
