@@ -215,6 +215,8 @@ def answerable(sentence: str) -> bool:
         return False
     if _METADATA.match(sentence):
         return False
+    if plain(sentence).rstrip().endswith("?"):
+        return False  # "How will the `image_id` field … become a `UUID`?": asks, states nothing
     if _DEFAULT_LINE.match(sentence):
         return True  # "Default: `False`" under the setting's name states its value
     if _NAME_ONLY.match(sentence):
@@ -257,6 +259,7 @@ def passages(source: Source) -> list[Passage]:
                 shown = plain(first.text).rstrip(": ") + "."
                 out.append(Passage(source, [first.text], first.text, shown, first=i))
             continue
+        out += _list_under_heading(source, sentences, i, spans)
         if not first.usable:
             continue
         out += _paragraph_before_list(source, sentences, i, spans)
@@ -938,6 +941,49 @@ def _before_object_entry(source: Source, sentences: list[_Sentence], i: int) -> 
     shown = f"{plain(last.text).rstrip(' .:')}: {name}."
     # (read as its sentence: the bare name adds no words to weigh)
     return [Passage(source, [last.text], source.text[last.start : entry.end], shown, i)]
+
+
+_NAMED_ENTRY: Final = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:`[^`\n]+`|\*\*[^*\n]+\*\*)")
+
+
+def _list_under_heading(
+    source: Source, sentences: list[_Sentence], i: int, spans: list[tuple[int, int, str]]
+) -> list[Passage]:
+    """A list that opens its section, with no lead-in line of its own (a table of "Built-in
+    Converters" written out as items: "- `int`: Class: `IntConverter` …"), read with the
+    section's heading as its lead-in; [] for any other sentence."""
+    first = sentences[i]
+    if first.item < 0 or (i > 0 and sentences[i - 1].item == first.item) or not spans:
+        return []
+    span = next((sp for sp in spans if sp[0] <= first.start < sp[1]), None)
+    if span is None or not span[2] or source.text[span[0] : first.item].strip():
+        return []
+    heading = plain(span[2].rsplit(" / ", 1)[-1]).strip()
+    if not heading:
+        return []
+    # (the items as after a lead-in line: the one before the first item stands in for it)
+    items = _list_after(source, sentences, i - 1, spans) if i > 0 else []
+    if not items or items[0][0] is not first:
+        items = []
+        for nxt in sentences[i:]:
+            if nxt.item < 0 or section_at(source, spans, nxt.start, nxt.text) != span[2]:
+                break
+            if items and items[-1][0].item == nxt.item:
+                items[-1].append(nxt)
+            elif len(items) == MAX_LIST_ITEMS:
+                break
+            else:
+                items.append([nxt])
+    # (entries each named in code or bold, as a table's rows are: not a page's links or a
+    # release's changes)
+    if len(items) < 2 or not all(_NAMED_ENTRY.match(source.text, item[0].item) for item in items):
+        return []
+    heads = [_head(item) for item in items]
+    shown_items = [plain(source.text[h[0].start : h[-1].end]).rstrip(".;,") for h in heads]
+    members = [f"{heading}:", *(s.text for head in heads for s in head)]
+    quote = source.text[first.start : items[-1][-1].end]
+    shown = f"{heading}: {'; '.join(shown_items)}."
+    return [Passage(source, members, quote, shown, i, is_list=True)]
 
 
 def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:

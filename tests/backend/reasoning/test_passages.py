@@ -768,3 +768,39 @@ def test_a_blank_line_between_two_lines_shown_stays() -> None:
         "rc(httpx.HTTPError, fetch, url)",
         "```",
     ]
+
+
+def test_a_question_the_documents_ask_is_no_answer() -> None:
+    asked = "How will the `image_id` field, matched from a string path segment, become a `UUID`?"
+    assert not answerable(asked)
+    assert answerable(asked.replace("How will", "This is how").rstrip("?") + ".")
+    doc = source("S1", "Tutorial", f"{asked} Falcon's default router converts the field for you.")
+    assert all(not p.quote.startswith("How will") for p in passages(doc))
+
+
+CONVERTERS = (
+    "- `int`: Class: `IntConverter`; Example: `/teams/{tid:int(8)}`\n"
+    "- `uuid`: Class: `UUIDConverter`; Example: `/diff/{left:uuid}`\n"
+    "- `float`: Class: `FloatConverter`; Example: `/versions/{version:float}`\n"
+)
+
+
+def test_a_list_that_opens_its_section_is_read_with_the_heading_as_its_lead_in() -> None:
+    intro = "Converters transform a URI template field value before it reaches the responder."
+    doc = sectioned(
+        "S1", "Routing", [("Field Converters", intro), ("Built-in Converters", CONVERTERS)]
+    )
+    listed = [p for p in passages(doc) if p.is_list]
+    assert len(listed) == 1
+    assert listed[0].text.startswith("Built-in Converters: `int`: Class:")
+    assert "`float`" in listed[0].text and listed[0].quote in doc.text
+    # items that are not entries named in code (a page's links, a release's changes) are not
+    links = CONVERTERS.replace("`int`", "int").replace("`uuid`", "uuid")
+    doc = sectioned("S2", "Routing", [("Field Converters", intro), ("Built-in Converters", links)])
+    assert not [p for p in passages(doc) if p.is_list]
+    # a list after a lead-in line of its own is read with that line
+    led = f"These converters ship with Falcon:\n\n{CONVERTERS}"
+    doc = sectioned("S3", "Routing", [("Built-in Converters", led)])
+    assert [p.text.split(":")[0] for p in passages(doc) if p.is_list] == [
+        "These converters ship with Falcon"
+    ]
