@@ -40,6 +40,8 @@ _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 4  # lines of a code passage's text (what it is scored on)
 MAX_WHOLE_EXAMPLE: Final = 8  # an example of at most this many lines is shown whole
+MAX_JOINED_BLOCKS: Final = 3  # code blocks one after another, nothing between, read as one
+MAX_WHOLE_LINES: Final = 14  # … with its comments and closing lines, this many at most
 _IMPORT: Final = re.compile(
     r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
 )
@@ -82,6 +84,8 @@ class Passage:
     code: tuple[str, ...] = ()  # a code passage's lines (all of them; ``text`` shows a few)
     block: tuple[str, ...] = ()  # those lines as written (indented), for showing as a block
     breaks: tuple[bool, ...] = ()  # per line of ``block``: a blank line before it as written
+    whole: tuple[str, ...] = ()  # every line of the example as written (comments, closers)
+    whole_breaks: tuple[bool, ...] = ()  # per line of ``whole``: a blank line before it
     lead: str = ""  # a code passage's lead-in as a reader sees it
     label: str = ""  # the term of the list item it sits in, when it starts after it
     intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
@@ -497,6 +501,15 @@ def _code_after(text: str, lead: _Sentence) -> _Code | None:
     if match is None:
         return None
     body = match.group("body").splitlines()
+    # A block right after it, nothing said between, goes on with the same example: the call
+    # and then what it prints ("s.unsign(string, max_age=5)" … "itsdangerous.exc.
+    # SignatureExpired: Signature age 15 > 5 seconds" in a block of its own).
+    for _ in range(MAX_JOINED_BLOCKS - 1):
+        following = _FENCED.match(text, match.end())
+        if following is None:
+            break
+        body += ["", *following.group("body").splitlines()]
+        match = following
     written = [ln.rstrip() for ln in body if ln.strip()]
     after_blank = [k > 0 and not body[k - 1].strip() for k, ln in enumerate(body) if ln.strip()]
     lines = [ln.strip() for ln in written]
@@ -519,14 +532,23 @@ def _code_after(text: str, lead: _Sentence) -> _Code | None:
         after_blank[k] or (j > 0 and any(after_blank[kept[j - 1] + 1 : k]))
         for j, k in enumerate(kept)
     ]
-    return _Code(match.end(), [lines[k] for k in kept], [written[k] for k in kept], breaks)
+    return _Code(
+        match.end(),
+        [lines[k] for k in kept],
+        [written[k] for k in kept],
+        breaks,
+        written,
+        after_blank,
+    )
 
 
 class _Code(NamedTuple):
     end: int
-    lines: list[str]
-    written: list[str]
+    lines: list[str]  # the lines read (no import, comment or bare closing bracket)
+    written: list[str]  # those lines as written
     breaks: list[bool]
+    whole: list[str]  # every line as written, for showing a short example whole
+    whole_breaks: list[bool]
 
 
 # "Using the defaults, as above, is equivalent to:", "The default configuration looks like
@@ -650,7 +672,7 @@ def _code_passages(
     """The lead-in with its code, alone and with up to two sentences before it in its
     paragraph, or in the one-sentence paragraph before it ("Sometimes you only want to retry a
     part of a function." says what the code after the next paragraph's lead-in is for)."""
-    end, lines, written, breaks = code
+    end, lines, written, breaks, whole, whole_breaks = code
     shown_code = _show_code(_key_lines(lines))
     out = []
     starts = [i]
@@ -689,6 +711,8 @@ def _code_passages(
                 block=tuple(written),
                 breaks=tuple(breaks),
                 lead=lead,
+                whole=tuple(whole),
+                whole_breaks=tuple(whole_breaks),
             )
         )
     return out
@@ -739,6 +763,13 @@ def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) 
         return Shown(plain(passage.sentences[0]), code_block(passage.block))
     if not passage.code:
         return Shown(passage.text)
+    if len(passage.code) <= MAX_WHOLE_EXAMPLE and len(passage.whole) <= MAX_WHOLE_LINES:
+        # a short example as written, its comments and closing brackets too ("# rotate a new
+        # key in …", the `)` that ends `Serializer(`): a reader may run it
+        whole = passage.whole
+        return Shown(
+            passage.lead, code_block(whole, range(len(whole)), len(whole), passage.whole_breaks)
+        )
     shown = _shown_lines(passage, terms, quoted)
     lines = [passage.block[k] for k in shown]
     return Shown(passage.lead, code_block(lines, shown, len(passage.block), passage.breaks))

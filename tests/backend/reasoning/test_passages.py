@@ -758,12 +758,13 @@ def test_a_blank_line_between_two_lines_shown_stays() -> None:
     )
     coded = next(p for p in passages(source("S1", "Retries", text)) if p.is_code)
     lines = shown_for(coded, []).block.splitlines()
-    # (the comment after the blank line is left out; its blank line is kept)
+    # (a short example is shown as written: the comment after the blank line too)
     assert lines == [
         "```",
         "def fetch(url):",
         "    return httpx.get(url)",
         "",
+        "# five attempts",
         "rc = stamina.RetryingCaller(attempts=5)",
         "rc(httpx.HTTPError, fetch, url)",
         "```",
@@ -804,3 +805,50 @@ def test_a_list_that_opens_its_section_is_read_with_the_heading_as_its_lead_in()
     assert [p.text.split(":")[0] for p in passages(doc) if p.is_list] == [
         "These converters ship with Falcon"
     ]
+
+
+ROTATION = """Key rotation works with a list of keys:
+
+```python
+from itsdangerous import URLSafeSerializer
+
+SECRET_KEYS = ["2b9cd98e", "169d7886"]
+
+# sign some data with the latest key
+s = URLSafeSerializer(
+    SECRET_KEYS
+)
+```
+"""
+
+
+def test_a_short_example_is_shown_as_written_with_its_comments_and_closing_lines() -> None:
+    (code,) = [p for p in passages(source("S1", "Serializer", ROTATION)) if p.is_code]
+    shown = shown_for(code, ["keys"])
+    body = shown.block.splitlines()[1:-1]
+    assert body == [
+        "from itsdangerous import URLSafeSerializer",
+        "",
+        'SECRET_KEYS = ["2b9cd98e", "169d7886"]',
+        "",
+        "# sign some data with the latest key",
+        "s = URLSafeSerializer(",
+        "    SECRET_KEYS",
+        ")",
+    ]
+    # what the passage is read by leaves the import, the comment and the bare ")" out
+    assert ")" not in code.code and not any(ln.startswith("#") for ln in code.code)
+
+
+def test_code_blocks_one_after_another_are_one_example() -> None:
+    text = (
+        "On unsigning you can validate that the timestamp is not older than a given age.\n\n"
+        "```python\ns = TimestampSigner('secret-key')\nstring = s.sign('foo')\n```\n\n"
+        "```python\ns.unsign(string, max_age=5)\nTraceback (most recent call last):\n  ...\n"
+        "itsdangerous.exc.SignatureExpired: Signature age 15 > 5 seconds\n```\n\n"
+        "Something else is said here.\n\n```python\nunrelated()\n```\n"
+    )
+    (code,) = [p for p in passages(source("S1", "Timestamps", text)) if p.is_code][:1]
+    assert code.code[-1].startswith("itsdangerous.exc.SignatureExpired")
+    assert "unrelated()" not in code.code and code.quote in text
+    assert shown_for(code, []).block.splitlines()[3] == ""  # the blank between the two blocks
