@@ -213,7 +213,9 @@ _CONTRASTS: Final = re.compile(
 )
 _DEFAULT: Final = re.compile(
     r"\bdefaults?\b|\bby default\b|\bout of the box\b"
-    r"|\bif (?:i|you|we|one) (?:don't|do not|never) (?:give|pass|set|specify|provide|supply)\b"
+    # ("Which hash function does a signer use if I don't pick one?")
+    r"|\bif (?:i|you|we|one) (?:don't|do not|never) (?:give|pass|set|specify|provide|supply|"
+    r"pick|choose|select|name)\b"
     r"|\bif (?:none|nothing) is (?:given|passed|set|specified|provided)\b"
     r"|\bif (?:it|one|this) is(?:n't| not) (?:given|passed|set|specified|provided)\b"
     r"|\bif (?:omitted|unset|left out)\b|\bwithout (?:giving|passing|setting|specifying)\b"
@@ -762,6 +764,12 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
         codes = _HTTP_STATUS.findall(passage)
         if any(code not in said for code in codes):
             return True
+    if wants & {"error", "except"}:
+        # a traceback's last line names what was raised, however it is named
+        # ("itsdangerous.exc.SignatureExpired: Signature age 15 > 5 seconds")
+        for raised in _TRACEBACK_RAISED.finditer(passage):
+            if raised.group("name").rsplit(".", 1)[-1].lower() not in said:
+                return True
     env = "variable" in asked.wants and "environment" in asked.wants
     for token in _IDENT.findall(passage):
         if token.lower() in said or len(token) < 3:
@@ -781,6 +789,11 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     return False
 
 
+_TRACEBACK_RAISED: Final = re.compile(
+    r"^Traceback \(most recent call last\):[ \t]*(?:\n(?:[ \t]+|\.\.\.).*)*"
+    r"\n(?P<name>[A-Za-z_][\w.]*)(?::|[ \t]*$)",
+    re.M,
+)
 _STATUS_WORDS: Final = frozenset(stem(w) for w in ("status", "code"))
 _MEMBER_WORDS: Final = frozenset(stem(w) for w in ("attribute", "property", "member", "method"))
 _MEMBER: Final = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")

@@ -297,6 +297,7 @@ def test_a_default_asked_for_in_other_words_is_a_word_the_answer_holds() -> None
         "What file mode does waitress give that socket unless told otherwise?",
         "What status code does RedirectResponse send if I don't pass one?",
         "Which close code does WebSocketException use if I don't give one?",
+        "Which hash function does a signer use for the HMAC if I don't pick one?",
     ):
         asked = analyse(question)
         assert asked.about_default and "default" in asked.terms, question
@@ -906,3 +907,18 @@ def test_a_default_count_is_said_in_one_sentence_with_the_default() -> None:
     assert holds_cue(asked, "By default, at most 40 worker threads run at once.")
     asked = analyse("How many attempts does the testing mode allow by default?")
     assert holds_cue(asked, "The testing mode caps retries -- by default to a single attempt.")
+
+
+def test_a_tracebacks_last_line_names_the_exception_asked_for() -> None:
+    question = "What exception do I get when a TimestampSigner token is older than max_age?"
+    asked = analyse(question)
+    shown = (
+        "s.unsign(string, max_age=5)\nTraceback (most recent call last):\n  ...\n"
+        "itsdangerous.exc.SignatureExpired: Signature age 15 > 5 seconds"
+    )
+    assert names_wanted_type(asked, shown, question)
+    # (a line that is no traceback's end names nothing raised)
+    assert not names_wanted_type(asked, "s.unsign(string, max_age=5)\nSignatureExpired", question)
+    # (nor one the question names already)
+    named = question.replace("a TimestampSigner token", "SignatureExpired")
+    assert not names_wanted_type(analyse(named), shown, named)
