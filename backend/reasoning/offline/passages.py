@@ -844,12 +844,25 @@ def _list_after(
     """The list items (each its sentences) right after a lead-in line, in its section (the
     text joins retrieved chunks without their headings: "Use the following options …" at the
     top of a page is not the lead-in of the Logging section's list)."""
-    text = source.text
-    items: list[list[_Sentence]] = []
     previous = sentences[lead]
     section = section_at(source, spans, previous.start, previous.text) if spans else ""
-    for nxt in sentences[lead + 1 :]:
-        gap = text[previous.end : nxt.start]
+    items = _items_from(source, sentences, lead + 1, section, spans, previous)
+    return items if len(items) >= 2 else []
+
+
+def _items_from(
+    source: Source,
+    sentences: list[_Sentence],
+    begin: int,
+    section: str,
+    spans: list[tuple[int, int, str]],
+    previous: _Sentence | None = None,
+) -> list[list[_Sentence]]:
+    """The list items (each its sentences) from sentence ``begin`` on, in ``section``, up to
+    a sentence outside a list, a code block, heading or table (after ``previous``)."""
+    items: list[list[_Sentence]] = []
+    for nxt in sentences[begin:]:
+        gap = source.text[previous.end : nxt.start] if previous is not None else ""
         if nxt.item < 0 or _GAP_BREAKS.search(gap):
             break
         if spans and section_at(source, spans, nxt.start, nxt.text) != section:
@@ -861,7 +874,7 @@ def _list_after(
         else:
             items.append([nxt])
         previous = nxt
-    return items if len(items) >= 2 else []
+    return items
 
 
 def _list_with_context(
@@ -992,19 +1005,7 @@ def _list_under_heading(
     heading = plain(span[2].rsplit(" / ", 1)[-1]).strip()
     if not heading:
         return []
-    # (the items as after a lead-in line: the one before the first item stands in for it)
-    items = _list_after(source, sentences, i - 1, spans) if i > 0 else []
-    if not items or items[0][0] is not first:
-        items = []
-        for nxt in sentences[i:]:
-            if nxt.item < 0 or section_at(source, spans, nxt.start, nxt.text) != span[2]:
-                break
-            if items and items[-1][0].item == nxt.item:
-                items[-1].append(nxt)
-            elif len(items) == MAX_LIST_ITEMS:
-                break
-            else:
-                items.append([nxt])
+    items = _items_from(source, sentences, i, span[2], spans)
     # (entries each named in code or bold, as a table's rows are: not a page's links or a
     # release's changes)
     if len(items) < 2 or not all(_NAMED_ENTRY.match(source.text, item[0].item) for item in items):
