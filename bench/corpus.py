@@ -304,6 +304,23 @@ CORPORA = {
         # (changes/) say what was removed or added
         skip=(),
     ),
+    "kombu": Corpus(
+        package="kombu",
+        version="5.7.0",  # reStructuredText: userguide/ (prose) and reference/ (mostly autodoc)
+        sha256="31e62fdfd2381caa3422f8e02b84a491d9a2180ddda74507b57f4cb1e1c2c2c9",
+        docs="docs",
+        suffixes=(".rst",),
+        # faq.rst and changelog.rst only ``include`` files from outside docs/
+        skip=("faq.rst", "changelog.rst"),
+    ),
+    "celery": Corpus(
+        package="celery",
+        version="5.7.0",  # reStructuredText; 234 files in all, the user guide (21) kept
+        sha256="6a5dfcf6662287204f009a02002b9e66c83d4105e47ebabdc7079108772fc6f0",
+        docs="docs",
+        suffixes=(".rst",),
+        only=("userguide/",),
+    ),
 }
 
 
