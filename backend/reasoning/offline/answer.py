@@ -302,7 +302,8 @@ def _comparing_passage(
             continue
         close = choice.score >= COMPARING_SHARE * pick.best.score
         if (close and _CONTRAST.search(text)) or _STATED_DIFFERENCE.search(text):
-            return choice, pick.found
+            # (a passage stating the difference outright answers "what is the difference")
+            return choice, pick.found or bool(_STATED_DIFFERENCE.search(text))
     return None
 
 

@@ -337,6 +337,13 @@ def mentions(text: str, entity: str) -> bool:
     """True when ``text`` names ``entity``: the whole name, or most of its content words."""
     if entity.lower() in text.lower():
         return True
+    # "kombu.simple.SimpleQueue" is named `SimpleQueue` on the page (Sphinx's ``~`` shows a
+    # dotted path by its last part): a last part that is a code name, not a plain word
+    dotted = re.fullmatch(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+", entity.strip("`"))
+    if dotted:
+        last = entity.strip("`").rsplit(".", 1)[-1]
+        if len(last) >= 4 and re.search(r"[a-z][A-Z]|_", last):
+            return re.search(rf"(?<![\w.]){re.escape(last)}(?!\w)", text) is not None
     if re.fullmatch(r"[\w.]*[a-z0-9][_.][\w.]*", entity.strip("`"), re.I):
         return False  # `include_object` is a name: "objects" and "include_schemas" are not it
     terms = [w for w in words(entity) if w not in STOPWORDS]

@@ -1160,6 +1160,31 @@ async def test_a_stated_difference_after_naming_both_sides_answers_the_compariso
     assert "the former simply exits the context block" in report.answer.split("\n")[0]
 
 
+SIMPLE = (
+    "The simple interface defines two classes; `SimpleQueue`, and `SimpleBuffer`. The former "
+    "is used for persistent messages, and the latter is used for transient, buffer-like "
+    "queues. They both have the same interface, so you can use them interchangeably.\n\n"
+    "Here is an example using the `SimpleQueue` class to produce and consume logging "
+    "messages."
+)
+
+
+async def test_sides_named_by_their_dotted_path_are_found_by_their_last_part(
+    engine: OfflineEngine,
+) -> None:
+    # the question writes `kombu.simple.SimpleQueue`; the page shows it as `SimpleQueue`
+    sources = [sectioned("S1", "Simple Interface", [("Simple Interface", SIMPLE)])]
+    _, report = await _run(
+        engine,
+        "For a quick script I'm choosing between kombu.simple.SimpleQueue and SimpleBuffer. "
+        "What's the intended difference between the two in terms of message durability?",
+        sources,
+    )
+    first = report.answer.split("\n")[0]
+    assert "persistent messages" in first and "transient" in first
+    assert report.answer_found  # the difference is stated outright
+
+
 def test_a_statement_begun_inside_a_parenthesis_is_a_fragment_not_a_finding() -> None:
     cut = (
         "plan and claims cut twice, verify gave back the example, and the report's answer ran "

@@ -16,6 +16,13 @@ def test_a_code_name_is_mentioned_only_as_written() -> None:
     assert not mentions(text, "include_object")
     assert mentions("Use the `include_object` hook.", "include_object")
     assert mentions("The Include Object hook", "include object")  # plain words: most of them
+    # a dotted path is named on the page by its last part (Sphinx's ``~``), when that is a
+    # code name, not a plain word
+    assert mentions(
+        "defines two classes; `SimpleQueue`, and `SimpleBuffer`.", "kombu.simple.SimpleQueue"
+    )
+    assert not mentions("Join the two paths.", "os.path.join")
+    assert not mentions("Each simple queue is a SimpleQueueFactory.", "kombu.simple.SimpleQueue")
 
 
 def test_a_sentence_ends_at_etc_when_a_pronoun_pointing_back_opens_the_next() -> None:
