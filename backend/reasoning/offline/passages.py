@@ -37,6 +37,9 @@ _METADATA: Final = re.compile(
 )
 _DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
 _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
+# A directive's name and target as text ("Setting task_allow_error_cb_on_chord_header", from
+# Celery's ``.. setting::`` target): a kind and a code name, no statement
+_KIND_AND_NAME: Final = re.compile(r"^\s*[A-Z][a-z]+\s+`?(?=[\w.]*[_.])[A-Za-z_][\w.]*\w`?\s*$")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 4  # lines of a code passage's text (what it is scored on)
 MAX_WHOLE_EXAMPLE: Final = 8  # an example of at most this many lines is shown whole
@@ -223,7 +226,7 @@ def answerable(sentence: str) -> bool:
         return False  # "How will the `image_id` field … become a `UUID`?": asks, states nothing
     if _DEFAULT_LINE.match(sentence):
         return True  # "Default: `False`" under the setting's name states its value
-    if _NAME_ONLY.match(sentence):
+    if _NAME_ONLY.match(sentence) or _KIND_AND_NAME.match(sentence):
         return False  # "`render_to_log_kwargs`": an API page's bare entry names, says nothing
     shown = plain(sentence)
     if _BARE_LINK.fullmatch(shown):
@@ -253,7 +256,9 @@ def passages(source: Source) -> list[Passage]:
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
-            items = _list_after(source, sentences, i, spans)
+            items = _list_after(source, sentences, i, spans) or _list_round_code(
+                source, sentences, i, spans
+            )
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
                 out += _list_with_context(source, sentences, items, i)
@@ -850,6 +855,61 @@ def _list_after(
     return items if len(items) >= 2 else []
 
 
+def _list_round_code(
+    source: Source, sentences: list[_Sentence], lead: int, spans: list[tuple[int, int, str]]
+) -> list[list[_Sentence]]:
+    """The items of a list after a lead-in whose items hold code blocks ("- `brotli`" / what
+    it is / "To use it, install Celery with:" and its ```` ``` ```` block / "- `bzip2`" …):
+    every item line up to the first paragraph or heading after the list; [] when the list
+    holds no code block (``_list_after`` reads it) or has under two items."""
+    text = source.text
+    begin = text.find("\n", sentences[lead].end)
+    # (a lead-in that is itself an item leads its own code, not the items after it; the list
+    # begins right after its lead-in)
+    if begin < 0 or sentences[lead].item >= 0 or not _BULLET_LINE.match(text[begin:].lstrip("\n")):
+        return []
+    end, fenced, blank, fences = len(text), False, False, 0
+    pos = begin + 1
+    while pos < len(text):
+        stop = text.find("\n", pos)
+        line = text[pos : stop if stop >= 0 else len(text)]
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced, blank = not fenced, False
+            fences += 1
+        elif fenced:
+            pass
+        elif not line.strip():
+            blank = True
+        elif _GAP_BREAKS.match(line) or (blank and not _BULLET_LINE.match(line)):
+            end = pos  # a heading, a table, or a paragraph of its own: the list is over
+            break
+        else:
+            blank = False
+        if stop < 0:
+            break
+        pos = stop + 1
+    if not fences:
+        return []
+    section = (
+        section_at(source, spans, sentences[lead].start, sentences[lead].text) if spans else ""
+    )
+    items: list[list[_Sentence]] = []
+    for nxt in sentences[lead + 1 :]:
+        if nxt.start >= end or (
+            spans and section_at(source, spans, nxt.start, nxt.text) != section
+        ):
+            break
+        if nxt.item < 0:
+            continue  # (the item's own text after its code block)
+        if items and items[-1][0].item == nxt.item:
+            items[-1].append(nxt)
+        elif len(items) == MAX_LIST_ITEMS:
+            break
+        else:
+            items.append([nxt])
+    return items if len(items) >= 2 else []
+
+
 def _items_from(
     source: Source,
     sentences: list[_Sentence],
@@ -920,6 +980,12 @@ _POINTS_AT_LIST: Final = re.compile(
 )
 
 
+def _counts_items(lead: str, n: int) -> bool:
+    """Does the lead-in give the number of items after it ("There are 4 transports available
+    for AMQP use." before four items)?"""
+    return any(int(d) == n for d in re.findall(r"(?<![\w.])(\d{1,2})(?![\w.])", lead))
+
+
 def _paragraph_before_list(
     source: Source, sentences: list[_Sentence], i: int, spans: list[tuple[int, int, str]]
 ) -> list[Passage]:
@@ -944,7 +1010,7 @@ def _paragraph_before_list(
     listed = _list_passage(source, last, items, i)
     for first in range(i, start - 1, -1):
         lead = source.text[sentences[first].start : last.end]
-        if not _POINTS_AT_LIST.search(lead):
+        if not _POINTS_AT_LIST.search(lead) and not _counts_items(lead, len(items)):
             continue
         out.append(
             Passage(

@@ -94,6 +94,7 @@ MIN_CLOSE_COVERAGE: Final = 0.12
 ASK_COVERAGE: Final = 0.6  # … or this share of its asking part's words, with the kind asked for
 DENIAL_COVERAGE: Final = 0.25
 DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the question's words
+PARAGRAPH_REACH: Final = 1500  # characters of a passage's paragraph read either side of it
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
 NEED_NOT_COVERAGE: Final = 0.45  # a premise's "has to" denied by "doesn't have to" …
@@ -473,6 +474,13 @@ def choose(
             # "Which environment templates does Alembic ship with?": the `list_templates`
             # output after "These can be listed out using …" lists them, one "name - what" a line
             or ((asked.kind == "list" or plan.kind == "list") and lists_in_code(p))
+            # "The current list of available failover strategies is defined in …:" and the
+            # code that prints them
+            or (
+                (asked.kind == "list" or plan.kind == "list")
+                and p.is_code
+                and _NAMES_A_LIST.search(p.sentences[0]) is not None
+            )
             # "Which constructor argument raises that number?": the code passing it shows it
             # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
             or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
@@ -883,11 +891,19 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: s
         # the kind asked for is there, named: "which constructor argument" is held by
         # `PoolManager(num_pools=50)`, whatever words it uses for it
         focus = [t for t in focus if t not in asked.wants]
+        # … and the asker's own things are theirs, not the documents' ("which exception
+        # should my handler catch?": the documents speak of the exception, not the handler)
+        own = {stem(w.lower()) for w in _ASKERS_OWN.findall(question)}
+        focus = [t for t in focus if stem(t.lower()) not in own]
         # … and what is left, if anything, only says "get it" ("what exception class do I
         # actually get?", "Which loop attribute gives me that?")
         if all(stem(t.lower()) in _SAYS_NOTHING for t in focus):
             return True
     return coverage(focus, text, context, idf) >= ASK_COVERAGE
+
+
+_NAMES_A_LIST: Final = re.compile(r"\b(?:list|set|names)\s+of\b[^:]*:\s*$", re.I)
+_ASKERS_OWN: Final = re.compile(r"\b(?:my|our)\s+(?:own\s+)?([a-z]\w+)", re.I)
 
 
 def under_heading(source: Source, sentence: str, section: str | None = None) -> str:
@@ -1075,7 +1091,7 @@ _SAYS_NOTHING: Final = frozenset(
     for w in (
         *_LIGHT_VERBS,
         *("grab", "back", "actually", "really", "exactly", "just", "then"),
-        *("come", "return", "raise", "throw"),
+        *("come", "return", "raise", "throw", "catch", "handle"),
     )
 )
 
@@ -1853,6 +1869,7 @@ def _denial(
     # alias?": the ask's "that alias" is the scene's code, said not to be supported
     # ("Type aliases using `typing.TypeAlias` aren't supported …")
     unsupported_names = named if _THAT_THING.search(ask) else asked_names
+    remedy_terms = ask_terms if ask.strip() != question.strip() else asked.terms
 
     for choice in scored:
         passage = choice.passage
@@ -1862,6 +1879,12 @@ def _denial(
         # `SESSION_COOKIE_HTTPONLY` denies nothing of "What is the default value of
         # SESSION_COOKIE_SAMESITE?", however many words the two names share.
         named_here = not named or any(names_code(about, n) for n in named)
+
+        # (… or its paragraph does: "You can change this limit using `kombu.pools.set_limit`.
+        # You are able to grow the pool at runtime, but you can't shrink it …")
+        def in_paragraph(passage: Passage = passage, named_here: bool = named_here) -> bool:
+            return named_here or any(names_code(_paragraph(passage), n) for n in named)
+
         wants = () if enabled and _holds_any(passage.quote, enabled) else asked.wants
         reason = passage.sentences[1] if len(passage.sentences) in (2, 3) else ""
         if (
@@ -1887,13 +1910,13 @@ def _denial(
         # denies it in other words ("… in place?" / "Bound loggers are immutable, so it's not
         # possible to modify a context directly.").
         if (
-            named_here
-            and choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
+            choice.similarity >= max(DENIAL_SIMILARITY, nearest - DENIAL_NEAR)
             and not passage.is_code
             and denies(passage.quote, gone=False)  # "was removed" is said of a named thing
             and _denies_what_is_asked(passage.quote, asked.terms, wants)
             and not _way_around(passage.quote, asked.terms, gone=False)
             and not _by_other_means(passage.quote, question)
+            and in_paragraph()
         ):
             return choice
         if not passage.is_code and (
@@ -1918,7 +1941,7 @@ def _denial(
         # (a sentence on the thing to be turned on need not hold the scene's words)
         on_enabled = bool(enabled) and _holds_any(passage.quote, enabled)
         least = MIN_CLOSE_COVERAGE if on_enabled else DENIAL_COVERAGE
-        if choice.coverage < least or not named_here:
+        if choice.coverage < least or not in_paragraph():
             continue
         held = part_stems(about)
         # It speaks of the thing asked for: "Uvicorn no longer ships extra dependencies … as
@@ -1951,12 +1974,24 @@ def _denial(
                 not denies(passage.quote, gone=False)
                 or _denies_what_is_asked(passage.quote, asked.terms, wants)
             )
-            and not _way_around(passage.quote, asked.terms)
+            # (a remedy in the scene's words is for the scene: "…, but you can't shrink it, so
+            # it is best to set the limit as early as possible" is no way to shrink it)
+            and not _way_around(passage.quote, remedy_terms)
             and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
         ):
             return choice
     return None
+
+
+def _paragraph(passage: Passage) -> str:
+    """The paragraph a passage sits in (its section's heading first)."""
+    text, start = passage.source.text, passage.start
+    # (a text with no blank lines is one paragraph: at most PARAGRAPH_REACH either side)
+    begin = max(text.rfind("\n\n", 0, start) + 1, start - PARAGRAPH_REACH, 0)
+    end = text.find("\n\n", start)
+    end = min(end if end >= 0 else len(text), start + PARAGRAPH_REACH)
+    return f"{passage.section}\n{text[begin:end]}"
 
 
 _NEXT_CLAUSE: Final = re.compile(

@@ -127,7 +127,10 @@ _LIST: Final = re.compile(
     # (an auxiliary is no plural: "Which of the returned mappings does it use?" is one of them)
     r"|^\W*which of the (?:(?!(?:is|was|has|does)\b)[\w-]+\s+){0,2}(?!(?:is|was|has|does)\b)"
     r"[\w-]+s\b(?![^?]*\b(?:is|was|has|does)\b)"
-    r"|\bin (?:which|what) order\b",
+    r"|\bin (?:which|what) order\b"
+    # "What are those phases called?": the names of several
+    r"|^\W*what\s+are\s+(?:the|these|those|they|all)\s+(?:[\w-]+\s+){0,2}?(?:[\w-]+s\s+)?"
+    r"(?:called|named)\b",
     re.I,
 )
 _NUMBER: Final = re.compile(
@@ -135,7 +138,11 @@ _NUMBER: Final = re.compile(
     # "Per the benchmarks, roughly how much longer does it take …?": asked after a scene
     r"|,\s*(?:\w+\s+)?how (?:many|much|long|often)\b"
     r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
-    r"how many|percentage|ratio|port|rate)\b",
+    r"how many|percentage|ratio|port|rate)\b"
+    # "What is the longest delay SQS will honour?": a value, at its bound
+    r"|\b(?:what|which)(?:'s|\s+is|\s+are)\s+the\s+(?:longest|shortest|largest|smallest|"
+    r"highest|lowest|biggest|greatest|fewest)\s+(?:[\w-]+\s+)?(?:delay|timeout|time|wait|"
+    r"interval|duration|period|size|length|value|number|count|age|lifetime|ttl)s?\b",
     re.I,
 )
 _VERSION: Final = re.compile(
@@ -292,6 +299,9 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
 }
 _SIGNATURE_WITH_DEFAULTS: Final = re.compile(r"`[\w.]+\([^`]*?\w=[^`]*?,[^`]*?\w=[^`]*\)`")
 _NAMED_DEFAULT: Final = re.compile(r"""(?:named|called|alias)\s+["'“`]default["'”`]""", re.I)
+_BUILT_IN: Final = re.compile(
+    r"\bbuilt[- ]?in\b|\bout of the box\b|\bships? with\b|\bbundled\b", re.I
+)
 _DEFAULT_VALUE: Final = re.compile(
     # ("**Default:** *'info'*": a quoted string is a value)
     r"\bdefaults?\b[^.]{0,80}?(?:\d|`[^`]+`|\*?'[^'\s]+'|\b(?:true|false|none|null|enabled|disabled|on|off|"
@@ -406,14 +416,16 @@ _ASKING: Final = r"\s*" + _ASK_WORD
 # A scene set by a condition ("When …, how …?"): it narrows, the rest asks.
 _CONDITION_CLAUSE: Final = re.compile(
     r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|until|till|however)"
-    r"\b[^,?]*," + _ASKING,
+    # (a call's commas are inside its parentheses: "When I call apply_async(..., retry=True),
+    # which keys …?")
+    r"\b(?:[^,?()]|\([^()?]*\))*," + _ASKING,
     re.I,
 )
 # A scene set by a phrase ("On Linux, which …?", "To accept uploads, which …?"): its words
 # are still part of what is asked.
 _PHRASE_CLAUSE: Final = re.compile(
     r"^\W*(?:in|on|for|with|without|to|as|given|besides|apart from|aside from|other than)\b"
-    r"[^,?]*," + _ASKING,
+    r"(?:[^,?()]|\([^()?]*\))*," + _ASKING,
     re.I,
 )
 _COLON_SCENE: Final = re.compile(
@@ -686,6 +698,7 @@ _ENV_VAR: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$")
 
 
 # Kinds of thing a program calls by a name written in code.
+_RAISED_KINDS: Final = frozenset({"exception", "exceptions", "error", "errors", "warning"})
 _CODE_KINDS: Final = frozenset({"function", "method", "decorator", "hook", "helper", "callable"})
 
 
@@ -699,6 +712,18 @@ def _says_name(asked: Asked, passage: str, question: str = "") -> bool:
         kind = re.escape(w)
         if re.search(rf"\b{kind}s?\s+(?:is|are)\s+(?:named|called)\s+`", passage, re.I):
             return True
+        # an exception named in code written as one: "an `kombu.exceptions.ConnectionLimit
+        # Exceeded` exception will be raised"
+        for m in (
+            ()
+            if w.lower() not in _RAISED_KINDS
+            else re.finditer(
+                rf"`(?P<a>[^`\s]+)`\s+{kind}s?\b|\b{kind}s?\s+`(?P<b>[^`\s]+)`", passage, re.I
+            )
+        ):
+            name = (m.group("a") or m.group("b")).strip(".()").rsplit(".", 1)[-1].lower()
+            if len(name) > 2 and name not in said:
+                return True
         if not question or w.lower() not in _CODE_KINDS:
             continue
         for m in re.finditer(rf"\b{kind}s?\b", passage, re.I):
@@ -961,6 +986,9 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
         and not (
             _DEFAULT_VALUE.search(_without_asked_names(asked, passage)) or _defaults_to(passage)
         )
+        # ("Which compression schemes does Celery support out of the box?": "… using the
+        # following builtin schemes:" lists what comes with it)
+        and not (asked.kind == "list" and _BUILT_IN.search(passage))
     ):
         return False
     if asked.about_default and asked.kind == "list":

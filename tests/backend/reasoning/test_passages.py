@@ -95,6 +95,9 @@ def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
     # an address alone says nothing; a sentence pointing to one does
     assert not answerable("https://github.com/marshmallow-code/marshmallow/wiki/Who's-using%3F")
     assert answerable("See https://example.org/docs for the full list of options here.")
+    # a directive's kind and target written out ("Setting" from ``.. setting::``) states nothing
+    assert not answerable("Setting task_allow_error_cb_on_chord_header")
+    assert answerable("Setting task_acks_late makes the worker acknowledge after the task runs.")
 
 
 def test_a_long_code_block_shows_the_statement_it_raises() -> None:
@@ -523,6 +526,81 @@ The server runs one process. It restarts on changes.
 - one thing here
 - another thing here
 """
+
+
+AMQP = """## AMQP Transports
+
+There are 4 transports available for AMQP use.
+
+1. ``pyamqp`` uses the pure Python library ``amqp``.
+2. ``librabbitmq`` uses the high performance transport written in C.
+3. ``amqp`` tries to use ``librabbitmq`` but falls back to ``pyamqp``.
+4. ``qpid`` uses the pure Python library ``qpid.messaging``.
+
+## Serving
+
+There are 3 reasons to run one process.
+
+- one thing here
+- another thing here
+"""
+
+
+def test_a_paragraph_giving_the_number_of_items_after_it_leads_the_list() -> None:
+    listed = [p for p in passages(source("S1", "Connections", AMQP)) if p.is_list]
+    assert any(
+        p.text.startswith("There are 4 transports") and "falls back" in p.text and "qpid" in p.text
+        for p in listed
+    )
+    # three announced, two listed: not the list it counts
+    assert not any("3 reasons" in p.quote for p in listed)
+
+
+COMPRESSION = """## Compression
+
+Celery can compress messages using the following builtin schemes:
+
+- `brotli`
+brotli is optimized for the web, in particular small text documents.
+To use it, install Celery with:
+
+```console
+$ pip install celery[brotli]
+```
+- `bzip2`
+bzip2 creates smaller files than gzip.
+If you get the following `ImportError`:
+
+```pycon
+>>> import bz2
+ImportError: No module named 'bz2'
+```
+it means that you should recompile your Python version with bzip2 support.
+- `gzip`
+gzip is suitable for systems that require a small memory footprint.
+
+You can also create your own compression schemes.
+"""
+
+
+def test_a_list_whose_items_hold_code_blocks_is_read_whole() -> None:
+    listed = [p for p in passages(source("S1", "Calling Tasks", COMPRESSION)) if p.is_list]
+    whole = [p for p in listed if p.text.startswith("Celery can compress messages")]
+    assert whole and all(f"`{name}`" in whole[0].text for name in ("brotli", "bzip2", "gzip"))
+    assert "your own compression schemes" not in whole[0].quote  # (a paragraph after the list)
+
+    # an item that leads its own code leads no list of the items after it
+    pitfalls = (
+        "## Pitfalls\n\n- Testing projects using Huey: Use `immediate=True`:\n"
+        "```python\nhuey = RedisHuey(immediate=test_mode)\n```\n"
+        "For more details, see the testing guidelines section of the guide.\n"
+        "- Task decorated with `@huey.task()` blocks when called: check `immediate`.\n"
+        "- ReadOnlyError after a Redis failover: huey is connected to a replica.\n"
+    )
+    assert not any(
+        p.is_list and p.text.startswith("Testing projects")
+        for p in passages(source("S2", "Troubleshooting", pitfalls))
+    )
 
 
 def test_a_paragraph_pointing_at_the_list_after_it_leads_the_list() -> None:

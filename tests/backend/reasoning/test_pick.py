@@ -194,6 +194,31 @@ async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> No
     assert "does not properly support HTTPS proxies" in pick.denial.passage.text
 
 
+POOL_LIMIT = (
+    "By default every connection instance has a limit of 10 connections. You can change this "
+    "limit using `kombu.pools.set_limit`. You are able to grow the pool at runtime, but you "
+    "can't shrink it, so it is best to set the limit as early as possible after your "
+    "application starts.\n\n"
+    "Kombu ships with two global pools: one connection pool, and one producer pool."
+)
+
+
+async def test_a_denial_beside_the_scenes_code_denies_the_ask_its_remedy_for_the_scene(
+    engine: OfflineEngine,
+) -> None:
+    # the scene's `set_limit` is named by the sentence before; the advice after "so" is about
+    # setting the limit, no way to shrink the pool
+    question = (
+        "At startup we call kombu.pools.set_limit(100). During quiet hours I'd like to shrink "
+        "the pools back down to 20 connections at runtime. Which call shrinks them?"
+    )
+    pick = await _pick(
+        engine, question, [source("S1", "Connection and Producer Pools", POOL_LIMIT)]
+    )
+    assert pick.denial is not None
+    assert "you can't shrink it" in pick.denial.passage.text
+
+
 SHARED_STORE = (
     "Long answer: Sharing a persistent job store among two or more processes will lead to "
     "incorrect scheduler behavior like duplicate execution or the scheduler missing jobs, etc. "
@@ -2355,6 +2380,70 @@ POOLS = (
     "this number.\n\n```python\nimport urllib3\n\nhttp = urllib3.PoolManager(num_pools=50)\n```\n\n"
     "However, keep in mind that this does increase memory and socket consumption."
 )
+
+
+POOLS_LIMIT = (
+    "Note: The `block=True` here means that the acquire call will block until a connection is "
+    "available in the pool. Note that this will block forever in case there is a deadlock in "
+    "your code where a connection is not released. There is a `timeout` argument you can use "
+    "to safeguard against this.\n\n"
+    "If blocking is disabled and there aren't any connections left in the pool an "
+    "`kombu.exceptions.ConnectionLimitExceeded` exception will be raised."
+)
+
+
+async def test_a_name_in_code_written_as_one_of_the_kind_asked_for_answers(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I call acquire(block=False) on a connection pool from kombu.pools so a request handler "
+        "fails fast instead of hanging. If every connection in the pool is already checked "
+        "out, which exception should my handler catch?"
+    )
+    asked = analyse(question)
+    assert names_wanted_type(asked, "an `kombu.exceptions.Limit` exception is raised", question)
+    assert not names_wanted_type(asked, "an exception is raised when the `pool` is full", question)
+    pick = await _pick(
+        engine, question, [source("S1", "Connection and Producer Pools", POOLS_LIMIT)]
+    )
+    assert pick.found and pick.best is not None
+    assert "ConnectionLimitExceeded" in pick.best.passage.text
+
+
+async def test_a_list_of_builtin_things_answers_what_comes_out_of_the_box(
+    engine: OfflineEngine,
+) -> None:
+    from tests.backend.reasoning.test_passages import COMPRESSION
+
+    question = (
+        "Our task payloads are large text blobs and I'd like to compress messages. Which "
+        "compression schemes does Celery support out of the box?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Calling Tasks", COMPRESSION)])
+    assert pick.found and pick.best is not None and pick.best.passage.is_list
+    assert "`bzip2`" in pick.best.passage.text
+
+
+FAILOVER = (
+    "`Connection` also accepts failover_strategy parameter which defines the strategy of "
+    "trying the nodes.\n\n"
+    "The current list of available failover strategies is defined in kombu.connection "
+    "module:\n\n"
+    "```python\n>>> import kombu\n>>> kombu.connection.failover_strategies\n"
+    "{'round-robin': <class 'itertools.cycle'>, 'shuffle': <function shufflecycle>}\n```\n"
+)
+
+
+async def test_asked_for_a_list_the_code_a_lead_in_calls_the_list_answers(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I'm passing several broker URLs to one Connection and want to choose how the nodes "
+        "are tried. Which failover_strategy values does Kombu ship with?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Automatic Failover", FAILOVER)])
+    assert pick.best is not None and pick.best.passage.is_code
+    assert "round-robin" in pick.best.passage.quote
 
 
 async def test_asked_which_argument_the_code_passing_it_answers(engine: OfflineEngine) -> None:

@@ -59,6 +59,17 @@ from backend.reasoning.offline.question import (
         ("For which shells can Click produce completion scripts?", "list"),
         ("Which common subclasses of ClickException do the docs name?", "list"),
         ("After how many seconds does the prompt give up?", "number"),
+        # a superlative of a measure asks for a value; of a thing, not
+        ("On SQS, what is the longest delay the broker will honour?", "number"),
+        ("What is the largest WebSocket message Starlette accepts?", "lookup"),
+        # the names of several, asked after a scene that names them by their kind
+        ("It goes through several shutdown phases. What are those phases called?", "list"),
+        # a call's commas are inside its parentheses: the ask follows the scene's clause
+        (
+            "When I call apply_async(..., retry=True, retry_policy={...}) to control how "
+            "publishing is retried, which keys can the retry_policy mapping contain?",
+            "list",
+        ),
         # an auxiliary after "what" is no listed thing, though the product's name ends in "s"
         ("What does attrs do with kw_only=True on a field with init=False?", "lookup"),
         ("Which functions make up the modern API?", "list"),
