@@ -901,13 +901,21 @@ def _list_round_code(
             break
         if nxt.item < 0:
             continue  # (the item's own text after its code block)
-        if items and items[-1][0].item == nxt.item:
-            items[-1].append(nxt)
-        elif len(items) == MAX_LIST_ITEMS:
+        if not _grouped(items, nxt):
             break
-        else:
-            items.append([nxt])
     return items if len(items) >= 2 else []
+
+
+def _grouped(items: list[list[_Sentence]], nxt: _Sentence) -> bool:
+    """Add a list's next sentence to its item (a new item when it opens one); False when the
+    list already holds MAX_LIST_ITEMS items and this one would be another."""
+    if items and items[-1][0].item == nxt.item:
+        items[-1].append(nxt)
+    elif len(items) == MAX_LIST_ITEMS:
+        return False
+    else:
+        items.append([nxt])
+    return True
 
 
 def _items_from(
@@ -927,12 +935,8 @@ def _items_from(
             break
         if spans and section_at(source, spans, nxt.start, nxt.text) != section:
             break
-        if items and items[-1][0].item == nxt.item:
-            items[-1].append(nxt)
-        elif len(items) == MAX_LIST_ITEMS:
+        if not _grouped(items, nxt):
             break
-        else:
-            items.append([nxt])
         previous = nxt
     return items
 
