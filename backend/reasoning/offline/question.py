@@ -815,7 +815,9 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
 
 
 _TRACEBACK_RAISED: Final = re.compile(
-    r"^Traceback \(most recent call last\):[ \t]*(?:\n(?:[ \t]+|\.\.\.).*)*"
+    # (one line per repetition, its first character fixed: no backtracking over how a line
+    # splits, which took minutes on a long traceback that ends in no name)
+    r"^Traceback \(most recent call last\):[ \t]*(?:\n(?:[ \t]|\.\.\.)[^\n]*)*"
     r"\n(?P<name>[A-Za-z_][\w.]*)(?::|[ \t]*$)",
     re.M,
 )

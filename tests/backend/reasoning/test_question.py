@@ -933,3 +933,8 @@ def test_a_tracebacks_last_line_names_the_exception_asked_for() -> None:
     # (nor one the question names already)
     named = question.replace("a TimestampSigner token", "SignatureExpired")
     assert not names_wanted_type(analyse(named), shown, named)
+    # a long traceback that ends in no name is read line by line, once (each line's split
+    # between indentation and text was tried every way: minutes on Celery's guide)
+    frames = "".join(f'\n  File "/app/m{i}.py", line {i}, in f{i}    ' for i in range(40))
+    long = f"Traceback (most recent call last):{frames}\n>>> and then the prompt again"
+    assert not names_wanted_type(asked, long, question)
