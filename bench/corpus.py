@@ -321,6 +321,21 @@ CORPORA = {
         suffixes=(".rst",),
         only=("userguide/",),
     ),
+    "wtforms": Corpus(
+        package="wtforms",
+        version="3.3.2",  # reStructuredText; changes.rst and license.rst only ``include``
+        sha256="49bb51d10b7832d497e758736da4d56f7d129a015db24756f36f28992f175404",
+        docs="docs",
+        suffixes=(".rst",),
+        skip=("changes.rst", "license.rst"),
+    ),
+    "markdown": Corpus(
+        package="markdown",
+        version="3.11.3",  # Markdown; reference/ is API stubs (``::: markdown``), no prose
+        sha256="81eb91631dc97ad1efbc76019ef0f80fe90ca49ddf81546752d79989c3bfff3e",
+        docs="docs",
+        skip=("reference/", "change_log/", "changelog.md"),
+    ),
 }
 
 
