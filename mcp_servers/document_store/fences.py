@@ -1,21 +1,8 @@
-"""Which lines of a Markdown text are code: the one fence rule the Markdown passes share."""
+"""Which lines of a Markdown text are code: the one fence rule the Markdown passes share
+(:mod:`marsa_common.fences`)."""
 
 from __future__ import annotations
 
-import re
-from typing import Final
+from marsa_common.fences import FENCE, code_lines
 
-FENCE: Final = re.compile(r"^\s*(?:`{3,}|~{3,})")
-
-
-def code_lines(lines: list[str]) -> list[bool]:
-    """For each line, whether it is inside a fenced code block or one of its fences."""
-    flags: list[bool] = []
-    inside = False
-    for line in lines:
-        if FENCE.match(line):
-            flags.append(True)
-            inside = not inside
-        else:
-            flags.append(inside)
-    return flags
+__all__ = ["FENCE", "code_lines"]

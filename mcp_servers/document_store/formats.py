@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from marsa_common.fences import step as fence_step
 from mcp_servers.document_store.tables import row_items
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _ESM = re.compile(r"^(?:import|export)\s")
 _STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`""")
 # A Markdown heading at the start of a line ends an import/export whose brackets never
@@ -47,8 +47,7 @@ def mdx_to_markdown(text: str) -> str:
     for line in text.splitlines():
         if fence is not None:
             out.append(line)
-            if line.strip().startswith(fence):
-                fence = None
+            fence, _ = fence_step(line, fence)
             continue
         if depth > 0 and not _HEADING_LINE.match(line):
             depth += _bracket_balance(line)
@@ -57,12 +56,12 @@ def mdx_to_markdown(text: str) -> str:
         if _ESM.match(line):
             depth = max(0, _bracket_balance(line))
             continue
-        opening = _FENCE.match(line)
-        if opening:
+        opened, _ = fence_step(line, None)
+        if opened is not None:
             out.append(_strip_jsx("\n".join(prose)))
             prose = []
             out.append(line)
-            fence = opening.group(1)
+            fence = opened
             continue
         prose.append(line)
     out.append(_strip_jsx("\n".join(prose)))

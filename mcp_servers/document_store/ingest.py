@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from marsa_common.fences import step as fence_step
 from marsa_common.files import (
     SUPPORTED_SUFFIXES,
     looks_binary,
@@ -38,7 +39,6 @@ from mcp_servers.document_store.tables import markdown_tables
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"[^\S\n]+")  # any whitespace but a line break (NBSP included)
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _BLANKS = re.compile(r"\n{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -98,11 +98,10 @@ def _sections(text: str) -> Iterator[tuple[str, str]]:
     lists ("Support for Python 3.9") is known to be of that release."""
     heading, lines = "", list[str]()
     release: tuple[int, str] | None = None  # (level, heading) of the release it sits under
-    in_fence = False
+    fence: str | None = None
     for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        match = None if in_fence else _HEADING.match(line)
+        fence, is_fence = fence_step(line, fence)
+        match = None if fence is not None or is_fence else _HEADING.match(line)
         if match:
             if any(part.strip() for part in lines):
                 yield heading, "\n".join(lines)
@@ -142,14 +141,16 @@ def chunk_text(text: str, chunk_words: int = 200, overlap: int = 40) -> list[Chu
                 if start + chunk_words >= len(words):
                     break
         fences = _fence_line_ends(body)
+        ends = [e for e, _ in fences]
         for start, end in windows:
             begin = words[start].start()
-            in_code = bool(bisect.bisect_right(fences, begin) % 2)
-            piece = _tidy(body[begin : words[end - 1].end()], in_code)
-            if in_code:
-                # The window starts inside a code block: reopen it, so that readers of the
-                # chunk do not take its closing fence for an opening one.
-                piece = "```\n" + piece
+            before = bisect.bisect_right(ends, begin)
+            open_fence = fences[before - 1][1] if before % 2 else None
+            piece = _tidy(body[begin : words[end - 1].end()], open_fence)
+            if open_fence is not None:
+                # The window starts inside a code block: reopen it (with its own fence), so
+                # that readers of the chunk do not take its closing fence for an opening one.
+                piece = f"{open_fence}\n" + piece
             chunks.append(Chunk(len(chunks), piece, section, end - start))
     return chunks
 
@@ -162,13 +163,14 @@ def _item_paragraphs(body: str) -> str:
     lines before them dropped): once :func:`_tidy` strips the indentation, "1. A context
     dictionary …\n\n   You can inspect a context …" would read as the end of the list."""
     out: list[str] = []
-    in_fence = False
+    fence: str | None = None
     item: int | None = None  # the indentation of the open item's bullet
     for line in body.split("\n"):
         indent = len(line) - len(line.lstrip(" \t"))
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and line.strip():
+        fence, is_fence = fence_step(line, fence)
+        if is_fence:
+            pass
+        elif fence is None and line.strip():
             bullet = _ITEM_LINE.match(line)
             if bullet:
                 item = len(bullet.group("indent"))
@@ -181,21 +183,25 @@ def _item_paragraphs(body: str) -> str:
     return "\n".join(out)
 
 
-def _fence_line_ends(body: str) -> list[int]:
-    """The end offsets of the lines that open or close a code block, in order."""
-    ends, position = [], 0
+def _fence_line_ends(body: str) -> list[tuple[int, str]]:
+    """The end offsets of the lines that open or close a code block, in order, each with
+    the fence of the block it opens or closes ("```", "````")."""
+    ends: list[tuple[int, str]] = []
+    position, fence, opened = 0, None, ""
     for line in body.splitlines(keepends=True):
         position += len(line)
-        if _FENCE.match(line):
-            ends.append(position)
+        fence, is_fence = fence_step(line, fence)
+        if is_fence:
+            opened = fence or opened
+            ends.append((position, opened))
     return ends
 
 
-def _tidy(piece: str, in_code: bool = False) -> str:
+def _tidy(piece: str, open_fence: str | None = None) -> str:
     """Runs of spaces become one and blank-line runs one blank line, but line breaks stay:
     they tell sentences, list items, table rows and code blocks apart for the readers of
     the chunk (the offline engine's sentence splitter, the report's quotes). Inside a code
-    block (``in_code``: the piece starts in one) a line keeps its indentation, less the
+    block (``open_fence``: the piece starts in one) a line keeps its indentation, less the
     block's own: in Python it is the code's meaning."""
     out: list[str] = []
     block: list[str] = []
@@ -205,11 +211,11 @@ def _tidy(piece: str, in_code: bool = False) -> str:
         block.clear()
 
     for line in piece.splitlines():
-        if _FENCE.match(line):
+        open_fence, is_fence = fence_step(line, open_fence)
+        if is_fence:
             flush()
-            in_code = not in_code
             out.append(_SPACES.sub(" ", line).strip())
-        elif in_code:
+        elif open_fence is not None:
             block.append(line.rstrip())
         else:
             out.append(_SPACES.sub(" ", line).strip())
@@ -223,12 +229,12 @@ def _tidy(piece: str, in_code: bool = False) -> str:
 def _title_from_markdown(text: str, fallback: str) -> str:
     """The first level-1 heading outside code blocks (a shell or Python comment in a fenced
     block is not a title), else the fallback (the file's name)."""
-    in_fence = False
+    fence: str | None = None
     for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
+        fence, is_fence = fence_step(line, fence)
+        if is_fence:
             continue
-        match = None if in_fence else _HEADING.match(line)
+        match = None if fence is not None else _HEADING.match(line)
         if match and len(match.group(1)) == 1:
             return match.group(2).strip()
     return fallback

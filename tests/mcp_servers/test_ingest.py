@@ -251,6 +251,25 @@ def test_a_window_that_starts_inside_a_code_block_reopens_it() -> None:
     assert chunks[-1].text.startswith("```\n") and not chunks[0].text.startswith("```")
 
 
+def test_a_longer_fence_holds_shorter_fences_and_what_follows_is_prose() -> None:
+    # Python-Markdown's docs show fenced code inside a ```` block
+    text = (
+        "## Fenced code\nThe language goes after the fence:\n\n"
+        "```` md-render\n``` { .html }\n# not a heading\n<p>HTML Document</p>\n```\n````\n\n"
+        "While `language` is the default prefix, the prefix may be overridden using the "
+        "`lang_prefix` configuration option.\n"
+    )
+    (chunk,) = chunk_text(text)
+    assert chunk.section == "Fenced code"
+    sentences = split_sentences(chunk.text)
+    assert any(s.startswith("While `language` is the default prefix") for s in sentences)
+    assert not [s for s in sentences if "HTML Document" in s or "not a heading" in s]
+    code = " ".join(f"c{i}" for i in range(60))
+    long = f"{words(30)}\n````\n```\n{code}\n```\n````\nCanberra is the capital."
+    chunks = chunk_text(long, chunk_words=40, overlap=10)
+    assert chunks[-1].text.startswith("````\n")  # reopened with its own fence
+
+
 def test_headings_inside_tilde_fences_are_not_sections() -> None:
     text = "## Usage\nRun this:\n~~~\n# a shell comment\n~~~\nDone."
     assert [c.section for c in chunk_text(text)] == ["Usage"]

@@ -64,7 +64,11 @@ _CHANGELOG: Final = re.compile(
 CHANGE_TAG: Final = r"(?:(?-i:[A-Z]{2,}(?:\s+[A-Z]{2,})*):?\s+)?"
 _CHANGE_ENTRY: Final = re.compile(r"^\W*" + CHANGE_TAG + _CHANGE_VERBS, re.I)
 _FENCED: Final = re.compile(
-    r"[ \t]*\n\s*(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)(?:\n[ \t]*(?P=fence)|\Z)", re.S
+    # (a fence closes with a run of its own character at least as long, alone on its line:
+    # "```` md-render" holds "``` { .html }" and its "```")
+    r"[ \t]*\n\s*(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)"
+    r"(?:\n[ \t]*(?P=fence)[`~]*[ \t]*(?=\n|\Z)|\Z)",
+    re.S,
 )
 _GAP_BREAKS: Final = re.compile(r"```|~~~|^\s{0,3}#{1,6}\s|^\s*\|", re.M)
 
@@ -439,7 +443,8 @@ def setting_entry(passage: Passage) -> str:
 
 _POINTS_BACK: Final = frozenset({"this", "that", "it", "these", "those"})
 _CODE_JUST_BEFORE: Final = re.compile(
-    r"(?P<fence>```|~~~)[^\n]*\n(?P<body>(?:(?!(?P=fence)).*\n){1,3}?)[ \t]*(?P=fence)[ \t]*\n\s*$"
+    r"(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>(?:(?!(?P=fence)).*\n){1,3}?)"
+    r"[ \t]*(?P=fence)[ \t]*\n\s*$"
 )
 
 

@@ -10,6 +10,7 @@ import functools
 import re
 from typing import Final
 
+from marsa_common.fences import step as fence_step
 from marsa_common.stemming import EnglishStemmer
 
 
@@ -64,7 +65,6 @@ _BOUNDARY: Final = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(]?[A-Z0-9]
 _TRAILING_ASIDE: Final = re.compile(r"\s+\([^()\n]{1,40}\)\s*$")  # ends its block
 _BLOCK_BREAK: Final = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)")
 MIN_CELL_WORDS: Final = 8
-_FENCE: Final = re.compile(r"^\s*(?:```|~~~)")
 _TABLE_ROW: Final = re.compile(r"^\s*\|")
 _LEAD_MARKER: Final = re.compile(r"^(?:[-*•+>]|\d{1,2}[.)])\s+")
 _LAST_WORD: Final = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
@@ -119,11 +119,12 @@ def _blocks(text: str) -> list[str]:
     fences and what they hold left out (they are not statements to quote)."""
     blocks: list[str] = []
     prose_start: int | None = None
-    in_fence = False
+    open_fence: str | None = None
     position = 0
     for line in text.splitlines(keepends=True):
         start, position = position, position + len(line)
-        fence = _FENCE.match(line) is not None
+        in_fence = open_fence is not None
+        open_fence, fence = fence_step(line, open_fence)
         row = not in_fence and not fence and _TABLE_ROW.match(line) is not None
         if not (fence or in_fence or row):
             prose_start = start if prose_start is None else prose_start
@@ -131,9 +132,7 @@ def _blocks(text: str) -> list[str]:
         if prose_start is not None:
             blocks += _prose_blocks(text[prose_start:start])
             prose_start = None
-        if fence:
-            in_fence = not in_fence
-        elif row:
+        if row:
             # A short cell is a label or a value ("module", "0.88"), not a statement.
             blocks += [cell for cell in line.split("|") if len(cell.split()) >= MIN_CELL_WORDS]
     if prose_start is not None:

@@ -930,3 +930,19 @@ def test_code_blocks_one_after_another_are_one_example() -> None:
     assert code.code[-1].startswith("itsdangerous.exc.SignatureExpired")
     assert "unrelated()" not in code.code and code.quote in text
     assert shown_for(code, []).block.splitlines()[3] == ""  # the blank between the two blocks
+
+
+def test_a_code_block_under_a_longer_fence_ends_at_that_fence() -> None:
+    # "```` md-render" holds a whole fenced example; the prose after it is a statement
+    text = (
+        "So long as the language is the only option specified, the dot may be excluded:\n\n"
+        "```` md-render\n``` html\n<p>HTML Document</p>\n```\n````\n\n"
+        "While `language` is the default prefix, the prefix may be overridden using the "
+        "`lang_prefix` configuration option."
+    )
+    found = passages(source("S1", "Fenced Code Blocks", text))
+    [code] = [p for p in found if p.is_code]
+    assert "<p>HTML Document</p>" in code.code and "While" not in " ".join(code.code)
+    assert any(
+        not p.is_code and p.text.startswith("While `language` is the default prefix") for p in found
+    )
