@@ -39,6 +39,10 @@ _QUOTE: Final = re.compile(r"^\s*>\s?", re.M)
 # A Markdown backslash escape: an ASCII punctuation character written as itself.
 _ESCAPED: Final = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ADMONITION: Final = re.compile(r"^\s*(?:!!!|\?\?\?|:::)\s*\w*[^\n]*$", re.M)
+# An attribute list (Python-Markdown's attr_list, kramdown, MkDocs): "`lang_prefix`{#lang_prefix}:",
+# "## Install { #install .wide }", "{: data-toc-label='Short' }"
+_ATTR: Final = r"(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
+_ATTR_LIST: Final = re.compile(rf"\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}")
 
 
 def without_bullets(text: str) -> str:
@@ -56,6 +60,7 @@ def plain(text: str) -> str:
 
     text = re.sub(r"`[^`\n]+`", keep, text)  # code is not markup: protect it first
     text = _JSX_COMMENT.sub(" ", text)
+    text = _ATTR_LIST.sub(" ", text)
     text = _IMAGE.sub(r"\1", text)
     text = _EMPTY_LINK.sub(_target_words, text)
     text = _LINK.sub(r"\1", text)

@@ -22,6 +22,11 @@ from backend.reasoning.offline.markup import plain
         ("A snake_case name and _emphasis_ here.", "A snake_case name and emphasis here."),
         ("Tom &amp; Jerry", "Tom & Jerry"),
         ("## A heading", "A heading"),
+        # attribute lists (attr_list, kramdown); braces of code or of a format are kept
+        ("* **`lang_prefix`**{#lang_prefix}: The prefix.", "`lang_prefix`: The prefix."),
+        ("## Install { #install .wide }", "Install"),
+        ("A {: data-toc-label='Short' } label", "A label"),
+        ("Use {name} in `{lang_prefix}{lang}`", "Use {name} in `{lang_prefix}{lang}`"),
     ],
 )
 def test_markup_is_removed_and_code_spans_kept(marked: str, shown: str) -> None:
