@@ -250,7 +250,7 @@ def _gone_named(
         # that holds it
         before = _HOLDER.sub(" ", before)
         if not in_code:
-            return names_code(before, name)
+            return names_code(_as_modifier(before, name), name)
         pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
         return any(re.search(pattern, span) for span in re.findall(r"`([^`]+)`", before))
 
@@ -274,6 +274,14 @@ def _gone_named(
     gone = opening.group("gone")
     gone = next(iter(re.findall(r"`[^`]+`", gone)), gone)
     return any(named(gone, n) for n in names)
+
+
+def _as_modifier(text: str, name: str) -> str:
+    """The text without the places where a name is only the module of a dotted path
+    ("`wtforms.ext.appengine` Is deprecated" says nothing of WTForms)."""
+    if "." in name:
+        return text
+    return re.sub(rf"(?<![\w.]){re.escape(name)}(?=\.\w)", " ", text, flags=re.I)
 
 
 _CLAUSE_OPENER: Final = re.compile(r"\(|;|\b(?:although|though|whereas|but|which|while)\b", re.I)
@@ -552,6 +560,7 @@ def choose(
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
     scored = _telling_sibling_first(scored, asked.terms)
+    scored = _stated_default_first(scored, plan.query)
     named = identifiers(plan.query)
     if needs_value(asked) and named:
         # A value answers only about the thing the question names: "80 characters" of the
@@ -740,6 +749,53 @@ def _valued_sibling_first(scored: list[Choice]) -> list[Choice]:
         if choice.score < top.score - SIBLING_MARGIN:
             break
         if choice.cue and (choice.passage.source.id, choice.passage.section) == place:
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+# "Which setting is off by default …?", "… enabled by default?": the default's state asked for
+_STATE_BY_DEFAULT: Final = re.compile(
+    r"\b(?P<s>off|on|disabled|enabled|false|true)\s+by\s+default\b"
+    r"|\bdefaults?\s+to\s+(?:being\s+)?(?P<t>off|on|disabled|enabled|false|true)\b",
+    re.I,
+)
+# what a setting's entry says its default is: "Default value: `False`", "defaults to `True`"
+_STATED_DEFAULT: Final = re.compile(
+    r"\bdefault(?:\s+value)?\s*(?:is|:)\s*`?(?P<s>True|False|on|off)\b`?"
+    r"|\bdefaults?\s+to\s+`?(?P<t>True|False|on|off)\b`?"
+    r"|\b(?P<u>enabled|disabled|on|off)\s+by\s+default\b",
+    re.I,
+)
+_ON_WORDS: Final = frozenset({"on", "enabled", "true"})
+
+
+def default_state(text: str, pattern: re.Pattern[str] = _STATED_DEFAULT) -> bool | None:
+    """The on/off default a text states (the first one), or None."""
+    match = pattern.search(text)
+    if match is None:
+        return None
+    word = next(g for g in match.groups() if g)
+    return word.lower() in _ON_WORDS
+
+
+def _stated_default_first(scored: list[Choice], question: str) -> list[Choice]:
+    """ "Which smarty setting is off by default …?": when the best passage states the other
+    default ("`smart_quotes`: Default value: `True`"), a passage of the same document scored
+    close to it that states the default asked for answers in its place
+    ("`smart_angled_quotes`: Default value: `False`")."""
+    asked = default_state(question, _STATE_BY_DEFAULT)
+    if asked is None or len(scored) < 2:
+        return scored
+    top = scored[0]
+    if default_state(top.passage.text) in (None, asked):
+        return scored
+    for choice in scored[1:]:
+        if choice.score < top.score - SIBLING_MARGIN:
+            break
+        if (
+            choice.passage.source.id == top.passage.source.id
+            and default_state(choice.passage.text) is asked
+        ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
 
@@ -1118,7 +1174,7 @@ _SYMPTOM: Final = re.compile(
 # What a list of things that are not says of them, besides "not supported"/"removed"
 _REFUSED: Final = re.compile(
     r"\b(?:(?:is|are)\s+not|isn't|aren't)\s+(?:accepted|allowed|permitted|recogni[sz]ed|"
-    r"handled|included|provided)\b|\b(?:missing|unavailable|rejected|forbidden|disallowed)\b",
+    r"handled|included|provided)\b|\b(?:missing|unavailable|rejected|forbidden|disallowed|reserved)\b",
     re.I,
 )
 

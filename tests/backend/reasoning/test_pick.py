@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from backend.reasoning.models import Plan, Source, SubQuery
@@ -15,6 +17,7 @@ from backend.reasoning.offline.pick import (
     MIN_COVERAGE,
     WINDOW_PENALTY,
     Choice,
+    _as_modifier,
     _bounds_asked_product,
     _by_other_means,
     _denies_what_is_asked,
@@ -28,6 +31,7 @@ from backend.reasoning.offline.pick import (
     _opposes,
     _points_back,
     _renames_unnamed,
+    _stated_default_first,
     _support_dropped,
     _uses_the_avoided,
     _valued_sibling_first,
@@ -35,6 +39,7 @@ from backend.reasoning.offline.pick import (
     assigned_names,
     choose,
     coverage,
+    default_state,
     default_without_the_set_value,
     denies,
     identifiers,
@@ -3088,3 +3093,92 @@ def test_a_passage_opening_on_a_condition_without_its_subject_leans_on_what_came
     entry = sectioned("S1", "API", [("`timeout`", "If omitted, the client waits forever.")])
     (omitted,) = [p for p in passages(entry) if p.sentences[0].startswith("If omitted")]
     assert not _leans_back(omitted)
+
+
+SMARTY_OPTIONS = (
+    "The following options are provided to configure the output:\n\n"
+    "* **`smart_dashes`**: Default value: `True`; whether to convert dashes\n"
+    "* **`smart_quotes`**: Default value: `True`; whether to convert straight quotes\n"
+    "* **`smart_angled_quotes`**: Default value: `False`; whether to convert angled quotes\n"
+    "* **`smart_ellipses`**: Default value: `True`; whether to convert ellipses\n"
+)
+
+
+def test_the_default_state_a_question_asks_for_and_a_setting_states() -> None:
+    assert default_state("Which setting is off by default?", re.compile(r"x")) is None
+    assert default_state("`x`: Default value: `False`; whether to convert") is False
+    assert default_state("It defaults to `True`.") is True
+    assert default_state("Compression is disabled by default.") is False
+    assert default_state("The timeout defaults to 5 seconds.") is None
+
+
+async def test_a_setting_off_by_default_is_answered_by_the_entry_whose_default_is_off(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "I turned on the smarty extension: straight quotes become curly quotes and -- becomes "
+        "a dash, but our French translators' << guillemets >> come through untouched. Which "
+        "smarty setting is off by default and needs turning on?"
+    )
+    pick = await _pick(engine, question, [source("S1", "SmartyPants", SMARTY_OPTIONS)])
+    assert pick.best is not None and pick.ranked is not None
+    assert "smart_angled_quotes" in pick.best.passage.text
+    # the order is left alone when the question asks no on/off default
+    assert (
+        _stated_default_first(pick.ranked[1:], "Which smarty setting converts dashes?")
+        == (pick.ranked[1:])
+    )
+
+
+async def test_a_module_of_a_dotted_path_is_not_what_its_removal_denies(
+    engine: OfflineEngine,
+) -> None:
+    # "`wtforms.ext.appengine` Is deprecated" denies nothing of WTForms' own messages (the
+    # scene's "Not a valid …" is a quoted message, no premise of its own)
+    sources = [
+        source(
+            "S1",
+            "What's New in WTForms 2",
+            "All the extensions are being deprecated.\n\n"
+            "* `wtforms.ext.appengine` Is deprecated, see WTForms-Appengine\n"
+            "* `wtforms.ext.django` Is deprecated. See WTForms-Django\n",
+        ),
+        source(
+            "S2",
+            "Internationalization (i18n)",
+            "WTForms has built-in messages for its validators. To get them in another "
+            "language, set the `locales` option of `class Meta` to the languages wanted.",
+        ),
+        source("S3", "Crash Course", "WTForms is a flexible forms validation library."),
+    ]
+    question = (
+        "Our site is Spanish-only and users keep seeing English errors like 'Not a valid "
+        "integer value' from WTForms itself. How do I get WTForms' built-in messages in "
+        "Spanish for all our forms?"
+    )
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is None
+    assert _as_modifier("`wtforms.ext.appengine` Is deprecated", "WTForms") == (
+        "` .ext.appengine` Is deprecated"
+    )
+    assert _as_modifier("WTForms is deprecated", "WTForms") == "WTForms is deprecated"
+
+
+async def test_names_said_to_be_reserved_answer_which_cannot_be_used(
+    engine: OfflineEngine,
+) -> None:
+    text = (
+        "To render a field, simply call it, providing any values the widget expects as keyword "
+        "arguments. Usually the keyword arguments are used for extra HTML attributes.\n\n"
+        "In addition to providing data using the first two arguments (`formdata` and `obj`), "
+        "you can pass keyword arguments to populate the form. Note though that a few names "
+        "are reserved: `formdata`, `obj`, and `prefix`."
+    )
+    question = (
+        "I pass extra keyword arguments to my form's constructor to pre-fill fields, and one of "
+        "our fields happens to share a name with a constructor keyword, so it never gets its "
+        "value. Which keyword names are reserved and can't be used that way?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Crash Course", text)])
+    assert pick.best is not None and pick.best.cue  # the list of what cannot be used
+    assert "`formdata`, `obj`, and `prefix`" in pick.best.passage.text
