@@ -171,17 +171,27 @@ def asks(question: str) -> list[Ask]:
             # the first ask's words say what "they" are. "Which ones …?", "what does each
             # …?" point at the things the first ask describes, not at what it names.
             described = names or key_terms(first)
-            if names and _SET_OF.search(part):
+            if names and (_SET_OF.search(part) or _BARE.fullmatch(part)):
+                # ("What is it by default?" asks about what the first ask asks for, "a piece
+                # of text I can drop into the Markdown source": not about "Markdown")
                 lower = {n.lower() for n in names}
                 described = names + [t for t in key_terms(first) if t.lower() not in lower]
             context.append(" ".join(described))
         scored = f"{' '.join(context)} {part}".strip() if context else part
         searched = f"{' '.join(names)} {part}" if names and _PRONOUN.search(part) else scored
+        if names and _BARE.fullmatch(part):
+            searched = f"{' '.join(described)} {part}"  # (what it is, not only its names)
         out.append(Ask(part, scored, bool(names) or not _PRONOUN.search(part), searched))
     return out
 
 
 _SET_OF: Final = re.compile(r"\b(?:which|the|what) ones\b|\beach\b", re.I)
+# an ask that says nothing but a pronoun and "by default": "What is it by default?"
+_BARE: Final = re.compile(
+    r"(?:what|which)\s+(?:is|are|was|were)\s+(?:it|they|that|this|those|these)\s+"
+    r"(?:set\s+to\s+)?by\s+default\s*\?",
+    re.I,
+)
 
 
 def _setting(first: str) -> tuple[str, str]:

@@ -57,6 +57,17 @@ def test_a_later_ask_about_each_of_the_first_asks_items_carries_its_names() -> N
     assert later.scored == "logger writes log lines Where do they go?"  # no name: its words
 
 
+def test_a_later_ask_of_only_a_pronoun_and_by_default_carries_what_the_first_asks_for() -> None:
+    _, second = asks(
+        "Our footnotes always end up at the very bottom. Is there a piece of text I can drop "
+        "into the Markdown source to say where they go? What is it by default?"
+    )
+    # "it" is the piece of text asked for, not "Markdown", the only name the first ask gives
+    assert second.searched.startswith("Markdown piece text drop source")
+    assert second.searched.endswith(" What is it by default?")
+    assert "piece text" in second.scored
+
+
 @pytest.mark.parametrize(
     ("question", "setting"),
     [
