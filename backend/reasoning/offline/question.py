@@ -156,7 +156,10 @@ _DATE: Final = re.compile(
     # "When I use evolve, are …?" sets a condition; "When do I …?", "When was it …?" ask a time.
     r"^\W*when\b(?!\s+(?:I|we|you|they|it|he|she)\s+(?!(?:do|does|did|am|is|are|was|were|can|"
     r"could|will|would|should|have|has|had)\b)[a-z]+\b)"
-    r"|\b(?:what|which) (?:year|date|month|day|version|release)\b|\bsince when\b"
+    r"|\b(?:what|which) (?:year|date|month|day|version|release)\b"
+    # ("What date format does DateField parse?" asks for a format)
+    r"(?!\s+(?:formats?|fields?|strings?|types?|columns?|ranges?|pattern|parser|style|library))"
+    r"|\bsince when\b"
     r"|\bin what year\b",
     re.I,
 )
@@ -509,10 +512,19 @@ _LEFT_OUT: Final = re.compile(
 )
 
 
+# An ask that opens by counting ("For how many days after the first release …?") asks for a
+# count, whatever release or date it counts from
+_COUNT_FIRST: Final = re.compile(
+    r"^\W*(?:(?:for|in|after|within|by)\s+)?how\s+(?:many|much|long)\b", re.I
+)
+
+
 def analyse(question: str) -> Asked:
     """The kind of answer ``question`` wants and the words an answer should cover."""
     q = asking_part(question)
     kind: AnswerKind = next((k for pattern, k in _KINDS if pattern.search(q)), "lookup")
+    if kind == "date" and _COUNT_FIRST.search(q):
+        kind = "number"  # "For how many days after the new series' first release …?"
     after_colon = asking_part(question, phrases=False)
     if kind == "lookup" and after_colon != q:
         # "Before I move some functions to to_process.run_sync: what restrictions are there

@@ -938,3 +938,26 @@ def test_a_tracebacks_last_line_names_the_exception_asked_for() -> None:
     frames = "".join(f'\n  File "/app/m{i}.py", line {i}, in f{i}    ' for i in range(40))
     long = f"Traceback (most recent call last):{frames}\n>>> and then the prompt again"
     assert not names_wanted_type(asked, long, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        (
+            "We stay on the previous major series. For how many days after the new series' "
+            "first release does the old series keep getting security fixes?",
+            "number",
+        ),
+        ("How long after the first release is a series supported?", "number"),
+        ("Which release first shipped the new series?", "date"),
+    ],
+)
+def test_an_ask_that_opens_by_counting_asks_a_count_whatever_release_it_counts_from(
+    question: str, kind: str
+) -> None:
+    assert analyse(question).kind == kind
+
+
+def test_what_date_format_asks_for_a_format_not_a_date() -> None:
+    assert analyse("What date format does DateField parse by default?").kind != "date"
+    assert analyse("What date was the 2.0 release?").kind == "date"
