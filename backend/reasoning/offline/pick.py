@@ -315,9 +315,16 @@ _REMOVED_OPENING: Final = re.compile(
 )
 
 
+# A yes-or-no ask whether the thing is going: "Is it going away?", "Is X deprecated?"
+_ASKS_IF_GONE: Final = re.compile(
+    r"\b(?:go(?:es|ing)?\s+away|phas(?:e|es|ed|ing)\s+out|deprecated|removed|dropped)\b", re.I
+)
 _ASKS_ABOUT_CHANGE: Final = re.compile(
-    r"\b(?:remov\w*|deprecat\w*|drop(?:ped)?|replac\w*|renam\w*|instead|alternative|"
-    r"migrat\w*|no longer|still)\b"
+    r"\b(?:remov\w*|deprecat\w*|drop(?:s|ped|ping)?|replac\w*|renam\w*|instead|alternative|"
+    r"migrat\w*|no longer|still|successor|sunset\w*)\b"
+    # "Is it going away, which release drops it, and what field are we supposed to move to?"
+    r"|\b(?:go(?:es|ing)?\s+away|phas(?:e|es|ed|ing)\s+out|end[- ]of[- ]life"
+    r"|(?:move|moving|switch|switching)\s+(?:over\s+)?to)\b"
     # "What is the oldest SQLAlchemy version it will work with?": "Support for SQLAlchemy older
     # than 2.0.0 was dropped." says where support starts, it denies nothing
     r"|\b(?:oldest|minimum|earliest|lowest|min)\b[\w\s-]{0,30}\b(?:versions?|releases?)\b"
@@ -651,8 +658,16 @@ def choose(
 
 def _list_stands_out(scored: list[Choice]) -> bool:
     """Is the best passage a list under a lead-in, with the list cue, scored well ahead
-    (LIST_LEAD times) of the best passage of any other section?"""
+    (LIST_LEAD times) of the best passage of any other section (or a sentence listing its
+    items inline, of any passage without it)?"""
     top = scored[0]
+    if top.cue and len(top.passage.sentences) == 1 and _CODE_SERIES.search(top.passage.quote):
+        # (or one sentence naming the items inline: "… FieldList cannot enclose
+        # `BooleanField`, `ButtonField`, or `SubmitField` instances.", ahead of every passage
+        # not holding it)
+        said = top.passage.sentences[0]
+        other = next((c.score for c in scored[1:] if said not in c.passage.sentences), 0.0)
+        return top.score >= LIST_LEAD * other
     if not (top.passage.is_list and top.cue and top.passage.sentences[0].rstrip().endswith(":")):
         return False
     place = (top.passage.source.id, top.passage.section)
@@ -662,6 +677,8 @@ def _list_stands_out(scored: list[Choice]) -> bool:
     return top.score >= LIST_LEAD * other
 
 
+# three or more names in code, one after another: "`BooleanField`, `ButtonField`, or `SubmitField`"
+_CODE_SERIES: Final = re.compile(r"`[^`\n]+`(?:\s*,\s*(?:(?:and|or)\s+)?`[^`\n]+`){2,}")
 _ERROR_NAME: Final = re.compile(r"[a-z](?:Error|Exception)$")
 _THAT_THING: Final = re.compile(r"\b(?:that|this|those|these)\s+[a-z]\w+", re.I)
 _ACRONYM: Final = re.compile(r"[A-Z]{2,4}s?")
@@ -1864,6 +1881,8 @@ def _denial(
         # the scene takes for granted, said not to be supported ("the `decode_responses=True`
         # argument … is not currently supported"), denies it; the ask itself is a yes or no.
         scene = identifiers(_premise(question))
+        if _ASKS_IF_GONE.search(asking_part(question, phrases=False) or question):
+            return None  # "Is it going away?" asks about the removal itself
         for choice in scored if scene else []:
             passage = choice.passage
             if not passage.is_code and (

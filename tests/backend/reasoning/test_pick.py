@@ -3182,3 +3182,60 @@ async def test_names_said_to_be_reserved_answer_which_cannot_be_used(
     pick = await _pick(engine, question, [source("S1", "Crash Course", text)])
     assert pick.best is not None and pick.best.cue  # the list of what cannot be used
     assert "`formdata`, `obj`, and `prefix`" in pick.best.passage.text
+
+
+async def test_one_sentence_naming_the_items_inline_stands_out_as_the_list_asked_for(
+    engine: OfflineEngine,
+) -> None:
+    fields = sectioned(
+        "S1",
+        "Fields",
+        [
+            (
+                "Field Enclosures",
+                "Field enclosures allow you to have fields which represent a collection of "
+                "fields, so that a form can be composed of multiple re-usable components or "
+                "more complex data structures such as lists and nested objects can be "
+                "represented.\n\n"
+                "Note: Due to a limitation in how HTML sends values, FieldList cannot enclose "
+                "`BooleanField`, `ButtonField`, or `SubmitField` instances.\n\n"
+                "`FieldList` is not limited to enclosing simple fields; and can indeed "
+                "represent a list of enclosed forms by combining FieldList with FormField.",
+            ),
+            (
+                "Custom Fields",
+                "While WTForms provides customization for existing fields "
+                "using widgets and keyword argument attributes, sometimes it is necessary to "
+                "design custom fields.",
+            ),
+        ],
+    )
+    question = (
+        "I'm building a repeating 'line items' section with FieldList and wanted a per-row "
+        "checkbox plus a per-row submit button. Which field types does WTForms say a "
+        "FieldList can't wrap?"
+    )
+    pick = await _pick(engine, question, [fields])
+    assert pick.best is not None and "cannot enclose" in pick.best.passage.text
+    assert pick.found
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Our appointment form still uses DateTimeField and a linter flagged it. Is it going "
+        "away in a later WTForms release?",
+        "Our appointment form still uses DateTimeField and a linter flagged it. What field are "
+        "we supposed to move to?",
+    ],
+)
+async def test_a_question_about_the_removal_itself_is_not_contradicted_by_it(
+    engine: OfflineEngine, question: str
+) -> None:
+    text = (
+        '`DateTimeField`: Warning: `DateTimeField` renders `<input type="datetime">`, which '
+        "is obsolete in HTML. Use `DateTimeLocalField` instead. `DateTimeField` is deprecated "
+        "and will be removed in WTForms 3.4."
+    )
+    pick = await _pick(engine, question, [source("S1", "Fields", text)])
+    assert pick.denial is None
