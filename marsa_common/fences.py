@@ -38,13 +38,3 @@ def code_lines(lines: list[str]) -> list[bool]:
         fence, is_fence = step(line, fence)
         flags.append(is_fence or fence is not None)
     return flags
-
-
-def fence_lines(lines: list[str]) -> list[bool]:
-    """For each line, whether it opens or closes a fenced code block."""
-    flags: list[bool] = []
-    fence: str | None = None
-    for line in lines:
-        fence, is_fence = step(line, fence)
-        flags.append(is_fence)
-    return flags

@@ -168,9 +168,7 @@ def _item_paragraphs(body: str) -> str:
     for line in body.split("\n"):
         indent = len(line) - len(line.lstrip(" \t"))
         fence, is_fence = fence_step(line, fence)
-        if is_fence:
-            pass
-        elif fence is None and line.strip():
+        if not is_fence and fence is None and line.strip():
             bullet = _ITEM_LINE.match(line)
             if bullet:
                 item = len(bullet.group("indent"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from mcp_servers.document_store.fences import code_lines
+from marsa_common.fences import code_lines
 
 _DEFINITION: Final = re.compile(r"^ {0,3}\[(?P<label>[^\]^][^\]]*)\]:[ \t]*\S.*$")
 _REFERENCE: Final = re.compile(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from mcp_servers.document_store.fences import FENCE, code_lines
+from marsa_common.fences import FENCE, code_lines
 
 _BLOCK: Final = re.compile(
     r"^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?|===\+?)[ \t]*(?P<kind>[\w-]+)?[ \t]*"

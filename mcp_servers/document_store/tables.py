@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from mcp_servers.document_store.fences import code_lines
+from marsa_common.fences import code_lines
 
 _ROW: Final = re.compile(r"^\s*\|?(.+\|.*?)\|?\s*$")
 _SEPARATOR: Final = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
