@@ -25,6 +25,7 @@ from marsa_common.files import (
     looks_binary,
 )
 from marsa_common.text import RELEASE_HEADING
+from mcp_servers.document_store.entities import decode_references
 from mcp_servers.document_store.formats import (
     WordError,
     docx_to_markdown,
@@ -284,6 +285,7 @@ def _load_markdown(data: bytes, name: str, source: str) -> list[Document]:
     if Path(name).suffix.lower() == ".mdx":
         text = mdx_to_markdown(text)
     text = reference_links(markdown_tables(mkdocs_to_markdown(myst_to_markdown(text))))
+    text = decode_references(text)
     title = meta.get("title") or _title_from_markdown(text, Path(name).stem)
     date = normalise_date(meta.get("date") or meta.get("published") or meta.get("updated"))
     return [
