@@ -403,6 +403,8 @@ def coverage(
             got += 0.5 * weight
         elif s == DEFAULT_TERM and about_default_setup(text):
             got += SYNONYM_WEIGHT * weight  # "without configuration gives you …"
+        elif s in _OBLIGED and _NORMATIVE.search(text):
+            got += SYNONYM_WEIGHT * weight  # "required to use" / "This **MUST** be a `file://` URI"
         elif any(_holds(held, a) for a in alternatives(s)):
             got += SYNONYM_WEIGHT * weight  # "throws … away" answered by "drops"
         elif (not focus or term in focus) and any(_holds(held, a) for a in opposites(s)):
@@ -410,6 +412,12 @@ def coverage(
             # (what the asker asks, not the scene's complaint: "Black keeps …")
             got += SYNONYM_WEIGHT * weight
     return got / total if total else 0.0
+
+
+# A specification's requirement keywords (RFC 2119, written in capitals): what "required",
+# "mandatory" or "need to" ask about. ("must" itself is a stopword: every rule says it.)
+_NORMATIVE: Final = re.compile(r"\b(?:MUST|SHALL|REQUIRED)\b")
+_OBLIGED: Final = frozenset(stem(w) for w in ("required", "require", "mandatory", "need"))
 
 
 def _shows_flag(text: str, flag: str) -> bool:
@@ -1513,7 +1521,10 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         if "/" in token:  # a versioned name ("HTTP/2"): its words alone are everywhere
             if not said(token.lower()) and not said(token.lower().replace("/", "")):
                 missing.append(token)
-        elif any(not _seen(s, seen) for s in content_stems(token)):
+        elif any(not _seen(s, seen) for s in content_stems(token)) and not (
+            # "URL-mode" is written "URL mode" in the documents
+            "-" in token and said(token.lower().replace("-", " "))
+        ):
             missing.append(token)
     return missing
 
@@ -1925,6 +1936,8 @@ def _denial(
     if len(known) < 2:
         return None  # one shared word ("What does structlog do with each?") is chance
     rarest = max(known, key=lambda t: idf[stem(t.lower())])
+    if asked.kind == "how" and (banned := _prohibited(asked, scored)) is not None:
+        return banned
     # "… listen on IPv4 and IPv6 at the same time?" / "… does not support ipv6 and ipv4 at the
     # same time": two of the three rarest words said together name the thing as well, in a
     # question of several words ("What's the oldest Python version I can run Jinja on?" has
@@ -2055,6 +2068,30 @@ def _denial(
             and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
         ):
+            return choice
+    return None
+
+
+# A specification's prohibition of what is done to a thing: "The `initialize` request MUST
+# NOT be cancelled by clients" (what comes before "MUST" is the thing, then the deed).
+_PROHIBITION: Final = re.compile(
+    r"^(?P<thing>.{3,120}?)\b(?:must|shall)\s+not\s+be\s+(?P<deed>[a-z]+(?:ed|en))\b", re.I
+)
+
+
+def _prohibited(asked: Asked, scored: list[Choice]) -> Choice | None:
+    """A sentence forbidding the very deed a "how does one …" question asks about, done to
+    a thing the question names in all its words: "How does a client cancel an initialize
+    request …?" / "The `initialize` request MUST NOT be cancelled by clients"."""
+    terms = frozenset(stem(t.lower()) for t in asked.terms)
+    for choice in scored:
+        if len(choice.passage.sentences) != 1 or choice.passage.is_code:
+            continue
+        m = _PROHIBITION.match(plain(choice.passage.quote))
+        if m is None or not _holds(terms, stem(m.group("deed").lower())):
+            continue
+        thing = content_stems(m.group("thing"))
+        if thing and all(_holds(terms, word) for word in thing):
             return choice
     return None
 

@@ -32,7 +32,12 @@ those through to too under until up very was wasn't we we'd we'll we're we've we
 what what's when when's where where's which while who who's whom why why's will with won't
 would wouldn't you you'd you'll you're you've your yours yourself yourselves also among via
 per upon whose whether yet still just may might must shall its s t
-""")
+""") | word_set(
+    # Fillers that stress a question without saying what it is about: "has it actually
+    # finished?" asks whether it finished, and no answer says "actually".
+    "actually really simply basically truly somehow anyway perhaps maybe possibly properly "
+    "correctly exactly even ever"
+)
 
 # Words that shape a question without saying what it is about.
 QUESTION_WORDS: Final = word_set("""

@@ -1,0 +1,78 @@
+"""Reading a specification's pages: requirement keywords, prohibitions, names written apart."""
+
+from __future__ import annotations
+
+from backend.reasoning.models import Plan
+from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline.pick import choose, coverage, unknown_names
+from backend.reasoning.offline.question import analyse
+from backend.reasoning.offline.text import key_terms
+from tests.backend.reasoning.corpus import sectioned, source
+
+CANCELLATION = sectioned(
+    "S1",
+    "Cancellation",
+    [
+        (
+            "Cancellation Flow",
+            "When a party wants to cancel an in-progress request, it sends a "
+            "`notifications/cancelled` notification containing the ID of the request to cancel.",
+        ),
+        (
+            "Behavior Requirements",
+            "- Cancellation notifications **MUST** only reference requests that were previously "
+            "issued in the same direction and are believed to still be in-progress\n"
+            "- The `initialize` request **MUST NOT** be cancelled by clients\n"
+            "- Receivers of cancellation notifications **SHOULD** stop processing the request",
+        ),
+    ],
+)
+
+
+async def _pick(engine: OfflineEngine, question: str):  # type: ignore[no-untyped-def]
+    plan: Plan = await engine.plan(question, ["docs"])
+    return choose(analyse(question), plan, [CANCELLATION], engine.vectors)
+
+
+async def test_a_prohibition_of_the_deed_asked_about_denies_the_premise(
+    engine: OfflineEngine,
+) -> None:
+    pick = await _pick(
+        engine, "How does a client cancel an initialize request that's taking too long?"
+    )
+    assert pick.denial is not None
+    assert "MUST NOT" in pick.denial.passage.quote
+
+
+async def test_a_prohibition_of_another_thing_denies_nothing(engine: OfflineEngine) -> None:
+    pick = await _pick(engine, "How does a client cancel a tools/call request that hangs?")
+    assert pick.denial is None
+    assert pick.found and pick.best is not None
+
+
+def test_a_requirement_keyword_in_capitals_holds_required() -> None:
+    idf = {"": 1.0}
+    text = "`uri`: Unique identifier for the root. This **MUST** be a `file://` URI."
+    assert coverage(["required"], text, "", idf) > 0.5
+    # the word as any sentence uses it is not the specification's keyword
+    assert coverage(["required"], "You must be careful with roots.", "", idf) == 0.0
+
+
+def test_a_hyphenated_name_the_documents_write_apart_is_no_unknown_name() -> None:
+    sources = [
+        source(
+            "S1",
+            "Elicitation",
+            "Servers MAY send a notification when an interaction started by URL mode "
+            "elicitation is completed.",
+        )
+    ]
+    asked = "How does a client find out that a URL-mode elicitation has finished?"
+    assert unknown_names(asked, sources) == []
+    assert unknown_names("Is a form-mode elicitation signed?", sources) == ["form-mode"]
+
+
+def test_a_filler_adverb_is_no_key_term() -> None:
+    terms = key_terms("How does a client find out that an elicitation has actually finished?")
+    assert "actually" not in terms
+    assert "finished" in terms
