@@ -576,6 +576,11 @@ def choose(
     scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
     scored = _telling_sibling_first(scored, asked.terms)
     scored = _stated_default_first(scored, plan.query)
+    if own := _documents_named(plan.query, sources):
+        # "Which features does SEP-2577 deprecate?": that document says, not one citing it
+        scored = [c for c in scored if c.passage.source.id in own] + [
+            c for c in scored if c.passage.source.id not in own
+        ]
     named = identifiers(plan.query)
     if needs_value(asked) and named:
         # A value answers only about the thing the question names: "80 characters" of the
@@ -662,6 +667,23 @@ def choose(
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+# A document named by its series and number: "SEP-2577", "PEP 8", "RFC 6749", "ADR-12"
+_DOCUMENT_NUMBER: Final = re.compile(r"\b([A-Z]{2,5})[- ]?(\d{1,5})\b")
+
+
+def _documents_named(question: str, sources: list[Source]) -> set[str]:
+    """The sources whose title carries a document number the question names ("SEP-2577" /
+    "SEP-2577: Deprecate Roots, Sampling, and Logging")."""
+    wanted = {(series, int(number)) for series, number in _DOCUMENT_NUMBER.findall(question)}
+    if not wanted:
+        return set()
+    return {
+        s.id
+        for s in sources
+        if {(series, int(number)) for series, number in _DOCUMENT_NUMBER.findall(s.title)} & wanted
+    }
 
 
 def _list_stands_out(scored: list[Choice]) -> bool:
@@ -1221,10 +1243,19 @@ def _leans_back(passage: Passage) -> bool:
     Wireshark …": the step before is the answer)? (Under a setting's own entry, "If omitted,
     …" is of that setting.)"""
     first = _ADMONITION.sub("", passage.sentences[0], count=1)
-    opening = words(first)[:1]
+    opening = words(first)[:2]
     if _ELLIPTIC_CONDITION.match(plain(first).strip()) and not setting_entry(passage):
         return True
+    if len(opening) == 2 and opening[0] in ("this", "these") and opening[1] in _THE_TEXT_ITSELF:
+        return False  # "This SEP deprecates …", "This page explains …": the text names itself
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
+
+
+# What a document calls itself: "This SEP …", "This guide …", "This specification …"
+_THE_TEXT_ITSELF: Final = word_set(
+    "document documents page pages guide section chapter tutorial specification spec "
+    "proposal sep pep rfc adr article post"
+)
 
 
 # "When disabled, …", "If set, …", "Once enabled, …": a condition with no subject of its own

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from backend.reasoning.models import Plan
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.pick import choose, coverage, unknown_names
+from backend.reasoning.offline.passages import passages
+from backend.reasoning.offline.pick import (
+    _documents_named,
+    _leans_back,
+    choose,
+    coverage,
+    unknown_names,
+)
 from backend.reasoning.offline.question import analyse
 from backend.reasoning.offline.text import key_terms
 from tests.backend.reasoning.corpus import sectioned, source
@@ -76,3 +83,59 @@ def test_a_filler_adverb_is_no_key_term() -> None:
     terms = key_terms("How does a client find out that an elicitation has actually finished?")
     assert "actually" not in terms
     assert "finished" in terms
+
+
+DEPRECATION = sectioned(
+    "S1",
+    "SEP-2577: Deprecate Roots, Sampling, and Logging",
+    [
+        (
+            "Abstract",
+            "This SEP deprecates the following core protocol features:\n\n"
+            "- Roots (`roots/list`)\n- Sampling (`sampling/createMessage`)\n"
+            "- Logging (`logging/setLevel`)",
+        ),
+        (
+            "Capability negotiation",
+            "During the deprecation period, clients and servers that support deprecated "
+            "features SHOULD continue to declare the corresponding capabilities.",
+        ),
+    ],
+)
+POLICY = sectioned(
+    "S2",
+    "SEP-2596: Specification Feature Lifecycle and Deprecation Policy",
+    [
+        (
+            "Features on the way out",
+            "The core features on the way out, the features SEPs deprecate, are:\n\n"
+            "- JSON-RPC batching\n- The HTTP+SSE transport\n- Resource templates",
+        )
+    ],
+)
+
+
+async def test_a_document_the_question_names_by_number_answers_before_others(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "We heard some core features are on the way out. Which features does SEP-2577 deprecate?"
+    )
+    plan: Plan = await engine.plan(question, ["docs"])
+    pick = choose(analyse(question), plan, [POLICY, DEPRECATION], engine.vectors)
+    assert pick.best is not None
+    assert pick.best.passage.source.id == "S1"
+    assert "Roots" in pick.best.passage.text and "Logging" in pick.best.passage.text
+
+
+def test_a_document_number_names_only_the_documents_carrying_it() -> None:
+    assert _documents_named("What does SEP 2577 deprecate?", [POLICY, DEPRECATION]) == {"S1"}
+    assert _documents_named("Which features are deprecated?", [POLICY, DEPRECATION]) == set()
+    assert _documents_named("What does PEP 8 say?", [POLICY, DEPRECATION]) == set()
+
+
+def test_a_text_naming_itself_does_not_lean_on_what_came_before() -> None:
+    (lead, *_) = passages(source("S1", "SEP", "This SEP deprecates three features."))
+    assert not _leans_back(lead)
+    (pointer, *_) = passages(source("S1", "SEP", "This means three features go."))
+    assert _leans_back(pointer)
