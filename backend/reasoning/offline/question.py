@@ -325,7 +325,10 @@ _DEFAULTS_TO: Final = re.compile(r"\bdefaults? to (?:the |a |an )?([a-z][\w-]*)"
 # "Since Jinja 2.1, …").
 _REFERENCES: Final = re.compile(
     r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*"
-    r"|(?-i:\b[A-Z][A-Za-z]+ \d+\.\d+\b)",
+    r"|(?-i:\b[A-Z][A-Za-z]+ \d+\.\d+\b)"
+    # a link's target ("[transport](/specification/2025-11-25/basic/transports)"), a name
+    # carrying a number ("UTF-8", "SHA-256", "SEP-2577", "RFC 5424"): no quantity of anything
+    r"|\]\([^)\s]*\)|\b[A-Za-z]{2,}-\d+\b|\bRFC\s?\d+\b",
     re.I,
 )
 

@@ -119,6 +119,19 @@ def test_how_far_a_value_can_be_raised_is_answered_by_a_bound_not_the_value_it_h
     assert not analyse("What is the default limit on the request line?").bound
 
 
+def test_a_number_in_a_link_target_or_a_name_is_no_amount() -> None:
+    asked = analyse("How many seconds does the spec say to wait before escalating to SIGKILL?")
+    assert asked.kind == "number"
+    for nothing in (
+        "For the stdio [transport](/specification/2025-11-25/basic/transports), the client "
+        "sends `SIGKILL` if the server does not exit within a reasonable time",
+        "JSON-RPC messages **MUST** be UTF-8 encoded.",
+        "Levels follow RFC 5424 and SEP-2577.",
+    ):
+        assert not holds_cue(asked, nothing), nothing
+    assert holds_cue(asked, "Send `SIGKILL` if the server does not exit within 5 seconds.")
+
+
 def test_a_value_one_may_set_is_not_the_amount_asked_for() -> None:
     asked = analyse("How long does the app get after a disconnect before the task is cancelled?")
     assert asked.kind == "number"
