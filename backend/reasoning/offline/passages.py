@@ -97,6 +97,7 @@ class Passage:
     label: str = ""  # the term of the list item it sits in, when it starts after it
     intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
     start: int = -1  # offset of ``quote`` in the source's text
+    whole_section: bool = False  # every sentence of a short section (``sections``)
 
 
 @dataclass(slots=True)
@@ -108,6 +109,16 @@ class _Sentence:
     lead_in: bool  # ends with ':' (introduces what follows)
     usable: bool
     goes_on: bool = False  # the rest of a sentence a code block interrupted: no passage starts here
+
+
+def sentences_of(source: Source) -> list[_Sentence]:
+    """The source's sentences in order, each with its offsets and whether it can answer."""
+    return _sentences(source)
+
+
+def breaks_between(text: str) -> bool:
+    """Does the text between two sentences hold a code fence, a heading or a table row?"""
+    return _GAP_BREAKS.search(text) is not None
 
 
 def _sentences(source: Source) -> list[_Sentence]:

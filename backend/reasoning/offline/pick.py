@@ -66,6 +66,7 @@ from backend.reasoning.offline.question import (
     names_wanted_type,
     needs_value,
 )
+from backend.reasoning.offline.sections import section_passages
 from backend.reasoning.offline.synonyms import (
     DEFAULT_TERM,
     OPPOSITE_PAIRS,
@@ -119,6 +120,9 @@ ACTION_FACTOR: Final = 0.95  # "How do I retry …?" against a passage that neve
 # A section heading this close to the question (cosine) adds HEADING_BONUS × the excess.
 HEADING_SIMILARITY: Final = 0.5
 HEADING_BONUS: Final = 0.2
+# A short section read whole answers "how does X work?" when its heading is this close to it.
+SECTION_HEADING: Final = 0.6
+SECTION_SHARE: Final = 0.85  # … and scores this close to the best passage
 RELEASE_SHARE: Final = 0.85  # a passage naming the asked release, this close to the best
 LIST_LEAD: Final = 1.15  # a list that scores this many times the best of any other section
 MIN_LIST_COVERAGE: Final = 0.1  # … answers a list question holding this share of its words
@@ -509,6 +513,16 @@ def choose(
             or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
         )
     ]
+    if asked.kind == "how" and not asked.how_to:
+        # "How does version negotiation work?": the section headed "Version Negotiation",
+        # read whole (each window of it shows one step of the mechanism)
+        wholes = [p for s in sources for p in section_passages(s)]
+        if wholes:
+            # (named by what is asked, not by the scene: "I record a static context … How do
+            # the two end up combined …?" is not answered by the section "Static contexts")
+            ask = asking_part(plan.query, phrases=False) or plan.query
+            near = vectors.cosine([plain(p.section) for p in wholes], [ask])[:, 0]
+            candidates += [p for p, sim in zip(wholes, near, strict=True) if sim >= SECTION_HEADING]
     if not candidates:
         return Pick(None, False)
     idf = _idf(sources)
@@ -576,6 +590,7 @@ def choose(
     scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
     scored = _telling_sibling_first(scored, asked.terms)
     scored = _stated_default_first(scored, plan.query)
+    scored = _whole_section_first(scored)
     if own := _documents_named(plan.query, sources):
         # "Which features does SEP-2577 deprecate?": that document says, not one citing it
         scored = [c for c in scored if c.passage.source.id in own] + [
@@ -667,6 +682,17 @@ def choose(
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf)
+
+
+def _whole_section_first(scored: list[Choice]) -> list[Choice]:
+    """A section read whole, its heading naming the mechanism asked about, scoring close to
+    the best passage, answers in its place: the mechanism is its steps, not one rule of it
+    ("The protocol version sent by the client SHOULD be the one negotiated during
+    initialization." against the section "Version Negotiation")."""
+    whole = next((c for c in scored if c.passage.whole_section), None)
+    if whole is None or whole is scored[0] or whole.score < SECTION_SHARE * scored[0].score:
+        return scored
+    return [whole, *(c for c in scored if c is not whole)]
 
 
 # A document named by its series and number: "SEP-2577", "PEP 8", "RFC 6749", "ADR-12"
@@ -1079,7 +1105,7 @@ def _score(
     if passage.is_list or passage.is_defaults:  # one unit however many items: the answer
         # to a list question as it stands; elsewhere it weighs as its lead-in and two more
         score -= 0.0 if asked.kind == "list" else WINDOW_PENALTY * LIST_WINDOWS
-    else:
+    elif not passage.whole_section:  # (a section read whole is one statement of a mechanism)
         score -= window_penalty(passage.sentences, cov, terms, context, idf, focus, passage.section)
     if _leans_back(passage):
         score *= 0.9
