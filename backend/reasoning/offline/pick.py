@@ -55,6 +55,7 @@ from backend.reasoning.offline.passages import (
 )
 from backend.reasoning.offline.polarity import has_negation
 from backend.reasoning.offline.question import (
+    CODE_SERIES,
     FLAG,
     KEYWORD_ARGUMENT,
     Asked,
@@ -717,7 +718,7 @@ def _list_stands_out(scored: list[Choice]) -> bool:
     (LIST_LEAD times) of the best passage of any other section (or a sentence listing its
     items inline, of any passage without it)?"""
     top = scored[0]
-    if top.cue and len(top.passage.sentences) == 1 and _CODE_SERIES.search(top.passage.quote):
+    if top.cue and len(top.passage.sentences) == 1 and CODE_SERIES.search(top.passage.quote):
         # (or one sentence naming the items inline: "… FieldList cannot enclose
         # `BooleanField`, `ButtonField`, or `SubmitField` instances.", ahead of every passage
         # not holding it)
@@ -733,8 +734,6 @@ def _list_stands_out(scored: list[Choice]) -> bool:
     return top.score >= LIST_LEAD * other
 
 
-# three or more names in code, one after another: "`BooleanField`, `ButtonField`, or `SubmitField`"
-_CODE_SERIES: Final = re.compile(r"`[^`\n]+`(?:\s*,\s*(?:(?:and|or)\s+)?`[^`\n]+`){2,}")
 _ERROR_NAME: Final = re.compile(r"[a-z](?:Error|Exception)$")
 _THAT_THING: Final = re.compile(r"\b(?:that|this|those|these)\s+[a-z]\w+", re.I)
 _ACRONYM: Final = re.compile(r"[A-Z]{2,4}s?")
@@ -1091,6 +1090,15 @@ def _score(
             ),
             default=cov,
         )
+    elif passage.is_list and listing and not asked.focus and len(passage.sentences) > 2:
+        # Asked for a list, a list is what its lead-in says it lists: a word only one item
+        # holds does not qualify it ("Which task statuses are terminal?" / "Tasks can be in
+        # one of the following states: … `input_required`: … has not reached a terminal
+        # state"): such a word counts half. (A scene's words are the asker's, not the list's.)
+        k = _lead_in_end(passage)
+        lead = " ".join(passage.sentences[: k + 1])
+        headed = coverage(terms, f"{passage.section}\n{lead}", context, idf, focus)
+        cov = max(headed, 0.5 * (headed + cov))
     cue = holds_cue(asked, passage.quote, passage.is_code) or (listing and lists_in_code(passage))
     if cue and asked.denied:
         # "Which socket methods won't be available?": the list of what is not ("… the

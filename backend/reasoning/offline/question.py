@@ -942,11 +942,17 @@ def names_counted(asked: Asked, text: str) -> bool:
     return any(stem(n)[:5] in seen for n in nouns)
 
 
+# three or more names in code, one after another: "`completed`, `failed`, or `cancelled`"
+CODE_SERIES: Final = re.compile(r"`[^`\n]+`(?:\s*,\s*(?:(?:and|or)\s+)?`[^`\n]+`){2,}")
+
+
 def enumerates(text: str) -> bool:
     """Does a sentence list items inline: three or more parts split by commas, semicolons,
     "and" or "or", at least two of them short ("Bash (version 4.4 and up), Zsh, and Fish";
     not "it calls source to output the script, or complete to output completions")?"""
     for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if CODE_SERIES.search(sentence):
+            return True  # "Tasks with a `completed`, `failed`, or `cancelled` status …"
         plain = re.sub(r"\([^()]*\)", "", sentence)  # "(version 4.4 and up)" is one item
         parts = [p for p in re.split(r"[,;]|\band\b|\bor\b", plain) if p.strip()]
         short = [p for p in parts[1:] if len(p.split()) <= 3]

@@ -139,3 +139,37 @@ def test_a_text_naming_itself_does_not_lean_on_what_came_before() -> None:
     assert not _leans_back(lead)
     (pointer, *_) = passages(source("S1", "SEP", "This means three features go."))
     assert _leans_back(pointer)
+
+
+TASKS = sectioned(
+    "S1",
+    "Tasks",
+    [
+        (
+            "Task Status",
+            "Tasks can be in one of the following states:\n\n"
+            "- `working`: The request is currently being processed.\n"
+            "- `input_required`: The receiver needs input, even though the task has not "
+            "reached a terminal state.\n"
+            "- `completed`: The request completed successfully.\n"
+            "- `failed`: The associated request did not complete successfully.\n"
+            "- `cancelled`: The request was cancelled before completion.",
+        ),
+        (
+            "Task Status Lifecycle",
+            "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state "
+            "and **MUST NOT** transition to any other status.",
+        ),
+    ],
+)
+
+
+async def test_a_list_is_qualified_by_its_lead_in_not_by_a_word_of_one_item(
+    engine: OfflineEngine,
+) -> None:
+    question = "Which task statuses are terminal?"
+    plan: Plan = await engine.plan(question, ["docs"])
+    pick = choose(analyse(question), plan, [TASKS], engine.vectors)
+    assert pick.found and pick.best is not None
+    assert "terminal state" in pick.best.passage.text
+    assert "working" not in pick.best.passage.text

@@ -7,6 +7,7 @@ import pytest
 from backend.reasoning.offline.question import (
     analyse,
     asking_part,
+    enumerates,
     holds_cue,
     names_counted,
     names_wanted_type,
@@ -974,3 +975,9 @@ def test_an_ask_that_opens_by_counting_asks_a_count_whatever_release_it_counts_f
 def test_what_date_format_asks_for_a_format_not_a_date() -> None:
     assert analyse("What date format does DateField parse by default?").kind != "date"
     assert analyse("What date was the 2.0 release?").kind == "date"
+
+
+def test_three_names_in_code_one_after_another_are_a_list() -> None:
+    assert enumerates("Tasks with a `completed`, `failed`, or `cancelled` status are terminal.")
+    assert enumerates("until a terminal status (`completed`, `failed`, or `cancelled`) is reached")
+    assert not enumerates("Set `timeout` or `retries` when the call hangs for a long time.")
