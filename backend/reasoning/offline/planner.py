@@ -107,6 +107,12 @@ _COMPARE: Final = (
         rf"(?:differ|different|compare)\s+(?:from|to|with)\s+(?P<b>.+?){_SIDE_END}",
         re.I,
     ),
+    # "How do the subscribe and listChanged flags differ?"
+    re.compile(
+        r"\bhow\s+(?:do|did)\s+(?:the\s+)?(?P<a>[^\s,]+)\s+and\s+(?P<b>[^\s,]+(?:\s+[a-z]+)?)"
+        r"\s+(?:differ|compare)\b",
+        re.I,
+    ),
 )
 _YES_NO: Final = re.compile(
     r"^(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
@@ -347,7 +353,13 @@ def _named_pair(query: str) -> list[str]:
     for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
         if match:
-            pair = _sides(_clean_entity(match.group("a")), _clean_entity(match.group("b")))
+            # (said in so many words, a comparison's sides may be plain words: "the difference
+            # between decline and cancel")
+            pair = _sides(
+                _clean_entity(match.group("a")),
+                _clean_entity(match.group("b")),
+                explicit=pattern is not _TAIL_CHOICE,
+            )
             if pair:
                 return pair
     names = _positioned_names(query)
@@ -399,9 +411,10 @@ def _used_as_adjective(query: str, start: int, end: int) -> bool:
     )
 
 
-def _sides(a: str, b: str, code: bool = False) -> list[str]:
+def _sides(a: str, b: str, code: bool = False, explicit: bool = False) -> list[str]:
     """Two sides that are both nameable (or both ``code``) and distinct, a shared head carried
-    over ("sync and async clients" → "sync clients", "async clients"); [] otherwise."""
+    over ("sync and async clients" → "sync clients", "async clients"); [] otherwise. With
+    ``explicit`` (the question says it compares), two single content words are sides too."""
     if not a or not b or a.lower() == b.lower():
         return []
     wa, wb = a.split(), b.split()
@@ -418,7 +431,8 @@ def _sides(a: str, b: str, code: bool = False) -> list[str]:
     if not code and not (_is_name(a) and _is_name(b)):
         # Lower-case phrases compare only in parallel: "httpx timeouts" / "requests timeouts".
         la, lb = words(a), words(b)
-        if len(la) < 2 or len(lb) < 2 or la[-1] != lb[-1]:
+        single = explicit and len(la) == len(lb) == 1 and not {la[0], lb[0]} & STOPWORDS
+        if not single and (len(la) < 2 or len(lb) < 2 or la[-1] != lb[-1]):
             return []
     return [a, b]
 

@@ -56,6 +56,17 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         ["Chroma vector search", "FAISS vector search"],
     ),
+    # Said in so many words, a comparison's sides may be plain words, or share a head.
+    (
+        "What's the difference between decline and cancel in an elicitation response?",
+        "comparison",
+        each_contains("elicitation", "response"),
+    ),
+    (
+        "How do the subscribe and listChanged flags differ?",
+        "comparison",
+        ["subscribe flags", "listChanged flags"],
+    ),
     (
         "LangGraph vs CrewAI: which is better for multi-agent apps?",
         "comparison",
