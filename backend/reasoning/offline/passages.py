@@ -70,6 +70,14 @@ _FENCED: Final = re.compile(
     r"(?:\n[ \t]*(?P=fence)[`~]*[ \t]*(?=\n|\Z)|\Z)",
     re.S,
 )
+# A note that only says where the same thing lives in another interface: "Note: In the CLI:
+# sqlite-utils create-index and sqlite-utils drop-index", "In Python: table.upsert() CLI
+# reference: sqlite-utils upsert". It names, it states nothing.
+_CROSS_REFERENCE: Final = re.compile(
+    r"^\W*(?:(?:note|see also|tip)\s*:\s*)?(?:in\s+(?:the\s+)?(?:cli|command[- ]line|python|"
+    r"python api|api)|(?:cli|api|python)\s+reference)\s*:",
+    re.I,
+)
 _GAP_BREAKS: Final = re.compile(r"```|~~~|^\s{0,3}#{1,6}\s|^\s*\|", re.M)
 
 
@@ -235,7 +243,7 @@ def answerable(sentence: str) -> bool:
     first_line = sentence.lstrip().splitlines()[0] if sentence.strip() else ""
     if first_line.startswith("#") or "|" in sentence or _NOT_PROSE.search(sentence):
         return False
-    if _METADATA.match(sentence):
+    if _METADATA.match(sentence) or _CROSS_REFERENCE.match(plain(sentence)):
         return False
     if plain(sentence).rstrip().endswith("?"):
         return False  # "How will the `image_id` field … become a `UUID`?": asks, states nothing

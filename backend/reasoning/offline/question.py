@@ -510,7 +510,10 @@ _LEFT_OUT: Final = re.compile(
     r"|\b(?:don't|do not|didn't|did not|never|without)\s+(?:pass(?:ing)?|giv(?:e|ing)|"
     r"set(?:ting)?|specify(?:ing)?|us(?:e|ing)|add(?:ing)?)\s+(?:any|an?|the)?\s*"
     r"(?:flags?|options?|arguments?|parameters?|settings?)\b"
-    r"|\bwith(?:out)? (?:no|any) (?:flags?|options?|arguments?|parameters?)\b",
+    r"|\bwith(?:out)? (?:no|any) (?:flags?|options?|arguments?|parameters?)\b"
+    # "If I call create_index without giving an index name, what name …?": the one left out
+    r"|\bwithout\s+(?:giving|passing|specifying|setting|providing|supplying)\s+(?:it\s+)?"
+    r"(?:a|an|any|the)\s+\w+",
     re.I,
 )
 

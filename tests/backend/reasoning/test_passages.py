@@ -946,3 +946,9 @@ def test_a_code_block_under_a_longer_fence_ends_at_that_fence() -> None:
     assert any(
         not p.is_code and p.text.startswith("While `language` is the default prefix") for p in found
     )
+
+
+def test_a_note_that_only_names_the_same_thing_elsewhere_states_nothing() -> None:
+    assert not answerable("Note: In the CLI: sqlite-utils create-index and sqlite-utils drop-index")
+    assert not answerable("In Python: table.upsert() CLI reference: sqlite-utils upsert")
+    assert answerable("In Python, the upsert method updates the rows that already exist.")

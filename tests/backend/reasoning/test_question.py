@@ -981,3 +981,11 @@ def test_three_names_in_code_one_after_another_are_a_list() -> None:
     assert enumerates("Tasks with a `completed`, `failed`, or `cancelled` status are terminal.")
     assert enumerates("until a terminal status (`completed`, `failed`, or `cancelled`) is reached")
     assert not enumerates("Set `timeout` or `retries` when the call hangs for a long time.")
+
+
+def test_a_call_made_without_giving_a_value_asks_for_its_default() -> None:
+    asked = analyse(
+        "If I call create_index without giving an index name, what name does it give the index?"
+    )
+    assert asked.about_default and "default" in asked.terms
+    assert not analyse("What name does create_index give the index?").about_default
