@@ -63,12 +63,15 @@ def test_a_section_with_code_or_a_list_lead_in_is_not_read_whole() -> None:
     assert section_passages(coded) == []
 
 
+async def _pick(engine: OfflineEngine, question: str):  # type: ignore[no-untyped-def]
+    plan: Plan = await engine.plan(question, ["docs"])
+    return choose(analyse(question), plan, [TRANSPORTS, LIFECYCLE], engine.vectors)
+
+
 async def test_how_a_mechanism_works_is_answered_by_the_section_named_for_it(
     engine: OfflineEngine,
 ) -> None:
-    question = "How does version negotiation work?"
-    plan: Plan = await engine.plan(question, ["docs"])
-    pick = choose(analyse(question), plan, [TRANSPORTS, LIFECYCLE], engine.vectors)
+    pick = await _pick(engine, "How does version negotiation work?")
     assert pick.found and pick.best is not None
     assert pick.best.passage.whole_section
     assert "same version" in pick.best.passage.text and "disconnect" in pick.best.passage.text
@@ -77,7 +80,5 @@ async def test_how_a_mechanism_works_is_answered_by_the_section_named_for_it(
 async def test_steps_to_take_are_not_answered_by_a_section_read_whole(
     engine: OfflineEngine,
 ) -> None:
-    question = "How do I make the client disconnect?"
-    plan: Plan = await engine.plan(question, ["docs"])
-    pick = choose(analyse(question), plan, [TRANSPORTS, LIFECYCLE], engine.vectors)
+    pick = await _pick(engine, "How do I make the client disconnect?")
     assert pick.best is not None and not pick.best.passage.whole_section
