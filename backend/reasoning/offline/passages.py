@@ -119,17 +119,13 @@ class _Sentence:
     goes_on: bool = False  # the rest of a sentence a code block interrupted: no passage starts here
 
 
-def sentences_of(source: Source) -> list[_Sentence]:
-    """The source's sentences in order, each with its offsets and whether it can answer."""
-    return _sentences(source)
-
-
 def breaks_between(text: str) -> bool:
     """Does the text between two sentences hold a code fence, a heading or a table row?"""
     return _GAP_BREAKS.search(text) is not None
 
 
-def _sentences(source: Source) -> list[_Sentence]:
+def sentences_of(source: Source) -> list[_Sentence]:
+    """The source's sentences in order, each with its offsets and whether it can answer."""
     found: list[_Sentence] = []
     position = 0
     text = source.text
@@ -243,15 +239,17 @@ def answerable(sentence: str) -> bool:
     first_line = sentence.lstrip().splitlines()[0] if sentence.strip() else ""
     if first_line.startswith("#") or "|" in sentence or _NOT_PROSE.search(sentence):
         return False
-    if _METADATA.match(sentence) or _CROSS_REFERENCE.match(plain(sentence)):
+    if _METADATA.match(sentence):
         return False
-    if plain(sentence).rstrip().endswith("?"):
+    shown = plain(sentence)
+    if _CROSS_REFERENCE.match(shown):
+        return False
+    if shown.rstrip().endswith("?"):
         return False  # "How will the `image_id` field … become a `UUID`?": asks, states nothing
     if _DEFAULT_LINE.match(sentence):
         return True  # "Default: `False`" under the setting's name states its value
     if _NAME_ONLY.match(sentence) or _KIND_AND_NAME.match(sentence):
         return False  # "`render_to_log_kwargs`": an API page's bare entry names, says nothing
-    shown = plain(sentence)
     if _BARE_LINK.fullmatch(shown):
         return False  # "https://github.com/…/wiki/Who's-using-marshmallow%3F": an address
     n = len(words(shown))
@@ -267,7 +265,7 @@ def answerable(sentence: str) -> bool:
 def passages(source: Source) -> list[Passage]:
     """Every passage of a source: windows of 1–3 consecutive usable sentences (not across a
     code block, heading or table), and each lead-in line with the list items after it."""
-    sentences = _sentences(source)
+    sentences = sentences_of(source)
     spans = chunk_spans(source)
     out: list[Passage] = []
     for i, first in enumerate(sentences):
