@@ -309,7 +309,7 @@ def _rst_blocks(
             for item in child.children:
                 name, body = item.children[0], item.children[1]
                 label = field_label(_inline(name))
-                yield labelled(label, list(_rst_blocks(body, depth, fields, True)))
+                yield labelled(label, _field_body(item, body, depth, fields))
         elif isinstance(child, nodes.table):
             yield _table(child)
         elif isinstance(child, nodes.Admonition):
@@ -326,6 +326,39 @@ def _rst_blocks(
                 yield _objects_listed(node.children[index + 1 :])
         elif isinstance(child, nodes.Element):
             yield from _rst_blocks(child, depth, fields, nested)
+
+
+def _field_body(field: Any, body: Any, depth: int, fields: dict[str, str]) -> list[str]:
+    """A field's body as blocks. Its text wrapped onto a line indented deeper than a later
+    block of the body (``:param int max_msg_size: maximum size …, 4`` / ``MB by default.``
+    with a ``.. versionadded::`` below) parses as a definition list whose term sits on the
+    field's own line: that is one sentence run on, not "4: MB by default"."""
+    from docutils import nodes
+
+    first = body.children[0] if body.children else None
+    if not (
+        isinstance(first, nodes.definition_list)
+        and first.children
+        and field.line is not None
+        and first.children[0].line == field.line
+    ):
+        return list(_rst_blocks(body, depth, fields, True))
+    entry, *rest = first.children
+    term = next((c for c in entry.children if isinstance(c, nodes.term)), None)
+    said = [
+        b
+        for d in entry.children
+        if isinstance(d, nodes.definition)
+        for b in _rst_blocks(d, depth, fields, True)
+    ]
+    head = " ".join(filter(None, [_inline(term) if term is not None else "", *said[:1]]))
+    blocks = [head, *said[1:]]
+    if rest:
+        first.children = rest
+        blocks.append(_definitions(first, depth, fields))
+    after = nodes.container()
+    after.children = body.children[1:]
+    return [*blocks, *_rst_blocks(after, depth, fields, True)]
 
 
 _BLOCK_START = re.compile(r"^(?:```|~~~|[-*+] |\d+\. |#{1,6} )")

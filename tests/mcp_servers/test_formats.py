@@ -248,6 +248,43 @@ def test_an_object_keeps_its_signature_and_fields_read_as_the_built_page_shows_t
     assert "Returns: The normalized version." in doc.content
 
 
+# aiohttp 3.14.5's web_reference.rst: the field's text wraps onto a line indented deeper
+# than the `.. versionadded::` below it, and docutils reads the two lines as a definition
+# list ("4" the term, "MB by default." its definition): the store read "…, 4: MB by default."
+WRAPPED_FIELD = b"""WebSocketResponse
+=================
+
+.. class:: WebSocketResponse(*, compress=True, max_msg_size=4194304)
+
+   Class for handling server-side websockets.
+
+   :param int max_msg_size: maximum size of read websocket message, 4
+                            MB by default. To disable the size limit use ``0``.
+
+      .. versionadded:: 3.3
+
+   :param str protocols:
+      server
+         the protocols the server accepts
+      client
+         the protocols the client asks for
+"""
+
+
+def test_a_field_wrapped_deeper_than_a_later_block_reads_as_one_sentence() -> None:
+    (doc,) = load_bytes(WRAPPED_FIELD, "web_reference.rst")
+    assert (
+        "Parameter `max_msg_size` (int): maximum size of read websocket message, 4 MB by "
+        "default. To disable the size limit use `0`." in doc.content
+    )
+    assert "New in version 3.3" in doc.content
+    # a definition list that starts on the line after the field's name stays a list
+    assert "Parameter `protocols` (str):\n\n- server: the protocols the server accepts" in (
+        doc.content
+    )
+    assert "- client: the protocols the client asks for" in doc.content
+
+
 OBJECTS_LISTED = b"""Globals
 -------
 
