@@ -319,6 +319,9 @@ def is_list_question(query: str) -> bool:
 
 
 _THE_TWO: Final = re.compile(r"\b(?:the|these|those)\s+two\b|\bboth\b(?!\s+\w+\s+and\b)", re.I)
+# "… I found two output-side settings, outbuf_overflow and outbuf_high_watermark. What does
+# each of them do …?": an ask about each of what the scene names compares them, one per side.
+_EACH_OF_THEM: Final = re.compile(r"\beach\s+of\s+(?:them|these|those|the\s+two)\b", re.I)
 
 
 _EITHER: Final = re.compile(
@@ -336,8 +339,8 @@ def comparison_entities(query: str) -> list[str]:
     ask = asking_part(query, phrases=False)
     # ("… can use either the stat backend or the watchdog backend. How do the two detect file
     # changes differently?": an ask about "the two" compares what the scene names.)
-    if ask != query and _THE_TWO.search(ask):
-        if found := _named_pair(query):
+    if ask != query and (_THE_TWO.search(ask) or _EACH_OF_THEM.search(ask)):
+        if found := _named_pair(query, pointed=bool(_EACH_OF_THEM.search(ask))):
             return found
         either = _EITHER.search(query.replace(ask, " "))
         if either and (pair := _sides(_clean_entity(either["a"]), _clean_entity(either["b"]))):
@@ -348,8 +351,10 @@ def comparison_entities(query: str) -> list[str]:
     return _named_pair(query)
 
 
-def _named_pair(query: str) -> list[str]:
-    """The two things the question compares, by its wording or its names; [] if none."""
+def _named_pair(query: str, pointed: bool = False) -> list[str]:
+    """The two things the question compares, by its wording or its names; [] if none.
+    ``pointed``: the ask points back at each of two things ("each of them"), so two names
+    joined by "and" are its sides without a word that says they are compared."""
     for pattern in (_TAIL_CHOICE, *_COMPARE):
         match = pattern.search(query)
         if match:
@@ -369,7 +374,10 @@ def _named_pair(query: str) -> list[str]:
             continue
         if joiner.group("j").lower() == "and":
             if not (
-                _YES_NO.match(query) or _PAIR_HINT.search(query) or _COMPARING_CUE.search(query)
+                pointed
+                or _YES_NO.match(query)
+                or _PAIR_HINT.search(query)
+                or _COMPARING_CUE.search(query)
             ):
                 continue
             # "A and B and C": which "and" joins the two sides is a guess.

@@ -645,6 +645,24 @@ def test_an_ask_about_the_two_compares_what_the_scene_names() -> None:
     assert other.kind != "comparison"
 
 
+def test_an_ask_about_each_of_them_compares_the_two_the_scene_names() -> None:
+    plan = plan_question(
+        "While tuning the server I found two output-side settings, outbuf_overflow and "
+        "outbuf_high_watermark. What does each of them do once pending output grows?",
+        ALL,
+    )
+    assert plan.kind == "comparison"
+    assert plan.entities == ["outbuf_overflow", "outbuf_high_watermark"]
+    assert [sq.text.split()[0] for sq in plan.sub_queries[-2:]] == plan.entities
+    # "each" said of something else ("each response") points at no pair
+    other = plan_question(
+        "Our client talks to a server that drops the TCP connection and the TLS session at "
+        "the end of each response. How do I make the client tolerate that?",
+        ALL,
+    )
+    assert other.kind != "comparison"
+
+
 def test_a_sentence_s_opening_word_is_no_name_to_follow() -> None:
     assert not usable_name("Since")
     assert not usable_name("However")
