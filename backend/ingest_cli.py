@@ -80,11 +80,16 @@ class Rate:
                 seconds = self._seconds_left(done, self.clock() - since, first_done)
                 left = f"about {duration(seconds)} left"
             else:
-                left = "time left not known yet"
+                left = "time left known after the next file"
         elif rate:
             left = f"about {duration(self._seconds_left(done, elapsed))} left"
         else:
-            left = "time left not known yet"
+            # (a new user saw "0/11 files · time left not known yet" for a minute and could
+            # not tell a slow start from a hang: the servers and the embedder start first)
+            left = (
+                f"starting, {duration(elapsed)} so far (the store and its embedding model "
+                "load first); time left known after the first file"
+            )
         return f"{rate:.1f} files/s · {left}"
 
     def _seconds_left(self, done: int, elapsed: float, after: int = 0) -> float:

@@ -101,7 +101,9 @@ def test_ingest_progress_is_plain_lines_with_rate_and_time_left_when_not_a_termi
     assert lines, result.stderr
     shape = re.compile(
         r"^ingesting: [0-3]/3 files · \d+\.\d files/s · "
-        r"(about \d+ (s|min \d+ s) left|time left not known yet|done)$"
+        r"(about \d+ (s|min \d+ s) left|starting, \d+ s so far \(the store and its "
+        r"embedding model load first\); time left known after the first file|"
+        r"time left known after the next file|done)$"
     )
     assert [line for line in lines if not shape.match(line)] == []
 

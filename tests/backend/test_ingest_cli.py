@@ -25,9 +25,14 @@ def test_the_rate_and_time_left_follow_the_pace_so_far() -> None:
     assert rate.line(10) == "ingesting: 10/40 files · 2.0 files/s · about 15 s left"
 
 
-def test_before_the_first_file_the_time_left_is_not_known() -> None:
-    rate = Rate(total=3, clock=Clock())
-    assert rate.figures(0) == "0.0 files/s · time left not known yet"
+def test_before_the_first_file_the_line_says_it_is_starting_and_for_how_long() -> None:
+    clock = Clock()
+    rate = Rate(total=3, clock=clock)
+    clock.now += 65.0
+    assert rate.figures(0) == (
+        "0.0 files/s · starting, 1 min 5 s so far (the store and its embedding model load "
+        "first); time left known after the first file"
+    )
 
 
 @pytest.mark.parametrize(
@@ -62,7 +67,7 @@ def test_the_time_left_leaves_out_the_warm_up_the_first_file_paid_for() -> None:
     rate = Rate(total=10, clock=clock, sizes=[100] * 10)
     clock.now += 30.0  # the servers' start and the embedder's warm-up, then file 1
     rate.advance(1)
-    assert rate.figures(1) == "0.0 files/s · time left not known yet"
+    assert rate.figures(1) == "0.0 files/s · time left known after the next file"
     clock.now += 2.0
     rate.advance(3)
     # 2 files in the 2 s since the first: 7 to go is about 7 s, not 75 s (32 s for 3 files)
