@@ -325,7 +325,10 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
         # "without" narrows who or what is meant ("species without sequenced genomes",
         # "patients without diabetes"); it does not deny the finding.
         negates = (
-            (word in NEGATIONS and word != "without") or word.endswith("n't") or _fail_to(toks, i)
+            (word in NEGATIONS and word != "without")
+            or word.endswith("n't")
+            or _fail_to(toks, i)
+            or _support_ended(toks, i)
         )
         if word == "nor" and any(t.lower() == "neither" for t in toks[:i]):
             continue  # "neither A nor B reduced X" negates once
@@ -378,6 +381,24 @@ def _in_condition(toks: list[str], i: int) -> bool:
         if low in _CONDITIONS:
             return True
     return False
+
+
+# "Drop support for `@cached(cache=None)`" says what "Passing `None` as the `cache` parameter
+# is no longer supported" says (a release note and the page it changed): support that ends is
+# support denied.
+_SUPPORT_ENDED: Final = frozenset(
+    {"drop", "drops", "dropped", "dropping", "remove", "removes", "removed", "removing"}
+    | {"end", "ends", "ended", "ending", "discontinue", "discontinued", "discontinues"}
+)
+
+
+def _support_ended(toks: list[str], i: int) -> bool:
+    """Is toks[i] a verb that ends support ("dropped support for …", "remove support")?"""
+    return (
+        toks[i].lower() in _SUPPORT_ENDED
+        and i + 1 < len(toks)
+        and toks[i + 1].lower() in {"support", "supporting"}
+    )
 
 
 def _fail_to(toks: list[str], i: int) -> bool:

@@ -168,6 +168,11 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
     if ratio is not None and _about_the_same(claim, sentence):
         return "contradicts", [ratio]
     close = similarity >= SUPPORTS or lexical_support(claim, sentence) >= LEXICAL_SUPPORT
+    if close and only_code(sentence) and not only_code(claim):
+        # A signature ("`ttl_cache(user_function)`: ttl_cache(maxsize=128, ttl=600, …)")
+        # names a thing; it does not say what a sentence about it says ("Add `@ttl_cache`
+        # function decorator." was cited to the page holding only the signature).
+        return "neutral", []
     finding = not STUDY_AIM.search(sentence) or bool(STUDY_AIM.search(claim))
     null = null_claim(claim)
     # A claim of no effect is matched by a sentence of no effect, however it is worded.
@@ -182,6 +187,20 @@ def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[S
     if close and finding and (not directions(claim) or changed):
         return "supports", []
     return "neutral", []
+
+
+_CODE_SPAN: Final = re.compile(r"`[^`]*`")
+_PROSE_WORD: Final = re.compile(r"^[A-Za-z][a-z]+[,.;:!?]?$")
+_CODE_MARK: Final = re.compile(r"`|\w\(|\w=\w")
+
+
+def only_code(sentence: str) -> bool:
+    """Is the sentence code and names, with fewer than two words of prose (a signature, an
+    expression), so that it states nothing a claim could be checked against?"""
+    if not _CODE_MARK.search(sentence):  # ("OR 2.77 (95% CI 1.04 to 7.97)" is a finding)
+        return False
+    prose = [w for w in _CODE_SPAN.sub(" ", sentence).split() if _PROSE_WORD.match(w)]
+    return len(prose) < 2
 
 
 def null_claim(claim: str) -> bool:

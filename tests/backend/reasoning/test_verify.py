@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from backend.reasoning.models import Claim, Source, Verdict
 from backend.reasoning.offline import OfflineEngine
-from backend.reasoning.offline.verify import stance
+from backend.reasoning.offline.verify import only_code, stance
 from tests.backend.reasoning.corpus import source
 
 
@@ -590,3 +590,29 @@ def test_positional_arguments_are_not_arguments_moving_up() -> None:
         0.6,
     )
     assert label == "neutral"
+
+
+def test_support_that_ends_agrees_with_no_longer_supported() -> None:
+    # cachetools 8.0.2, read by a new user: its changelog's release note and the page it
+    # changed say the same, and were shown as a conflict.
+    page = (
+        "Changed in version 8.0: Passing `None` as the `cache` parameter is no longer "
+        "supported, and now raises a `TypeError`."
+    )
+    assert stance("Drop support for `@cached(cache=None)`.", page, 0.8)[0] != "contradicts"
+    # support dropped is still contested by support kept
+    label, _ = stance("We dropped support for Python 2.", "Python 2 is still supported.", 0.8)
+    assert label == "contradicts"
+
+
+def test_a_signature_alone_supports_no_statement() -> None:
+    signature = (
+        "`ttl_cache(user_function)`: ttl_cache(maxsize=128, ttl=600, timer=time.monotonic, "
+        "typed=False)"
+    )
+    assert stance("Add `@ttl_cache` function decorator.", signature, 0.72)[0] == "neutral"
+    # a sentence saying it in words does
+    said = "The `ttl_cache` function decorator caches results for `ttl` seconds."
+    assert stance("Add `@ttl_cache` function decorator.", said, 0.72)[0] == "supports"
+    # a finding reported as a ratio is no code
+    assert not only_code("OR 2.77 (95% CI 1.04 to 7.97)")
