@@ -859,6 +859,15 @@ def _denies(text: str) -> bool:
 _EITHER_OR: Final = re.compile(r"\b(?!not\b)\w+\s+or\s+(?!not\b)[^?,;]{1,60}\?\s*$", re.I)
 
 
+def _says_its_label(lead: str, text: str) -> bool:
+    """Does the passage open with the very name its lead gives ("outbuf_overflow:" before
+    "outbuf_overflow: A tempfile should be created …", "lock_task:" before "`lock_task`: …")?"""
+    name = lead.removesuffix(":").strip().strip("`")
+    if not lead.endswith(":") or not name or len(name.split()) > 3:
+        return False
+    return re.match(rf"`?{re.escape(name)}`?\s*:", text.strip(), re.I) is not None
+
+
 def _passage_answer(
     choice: Choice,
     claims: list[Claim],
@@ -886,6 +895,8 @@ def _passage_answer(
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
     seen = shown_for(passage, terms or [], quoted)
+    if _says_its_label(lead, seen.text):
+        lead = ""  # "outbuf_overflow: outbuf_overflow: A tempfile …" says the name twice
     return Answer(
         seen.text,
         backing,

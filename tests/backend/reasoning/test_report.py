@@ -427,6 +427,28 @@ async def test_each_side_of_a_comparison_is_answered_by_a_sentence_about_it(
     assert "writes log entries atomically" in report.answer
 
 
+async def test_a_side_whose_passage_opens_with_its_name_is_not_named_twice(
+    engine: OfflineEngine,
+) -> None:
+    """waitress's arguments page: each setting's entry opens with its name, and the side's
+    label before it read "outbuf_overflow: outbuf_overflow: A tempfile …"."""
+    sources = [
+        source(
+            "S1",
+            "Arguments to waitress.serve",
+            "- outbuf_overflow: A tempfile should be created if the pending output is larger "
+            "than outbuf_overflow, which is measured in bytes.\n"
+            "- outbuf_high_watermark: The app_iter will pause when pending output is larger "
+            "than this value and will resume once enough data is written to the socket.\n",
+        ),
+    ]
+    question = "How do outbuf_overflow and outbuf_high_watermark differ once pending output grows?"
+    _, report = await _run(engine, question, sources)
+    assert "outbuf_overflow: A tempfile should be created" in report.answer
+    assert "outbuf_overflow: outbuf_overflow" not in report.answer
+    assert "outbuf_high_watermark: outbuf_high_watermark" not in report.answer
+
+
 async def test_every_citation_quote_is_long_enough_to_prove_something(
     engine: OfflineEngine,
 ) -> None:
