@@ -1163,9 +1163,23 @@ def _does_the_avoided(avoided: tuple[str, ...], passage: str) -> bool:
     """Is the way the passage offers what the question wants to do without (``avoided``:
     ``Asked.avoided``; "How do I let unknown options through instead of raising an error?" /
     "… you can also raise the `BadParameter` error")?"""
-    return bool(avoided) and any(
-        stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)
+    if not avoided:
+        return False
+    if any(stem(m.group("verb").lower()) in avoided for m in _WAY_OFFERED.finditer(passage)):
+        return True
+    # ("… drop one cached result without clearing everything?" / "the decorator also provides
+    # a `cache_clear()` function …": the means offered is named for the deed avoided)
+    return any(
+        stem(part.lower()) in avoided
+        for span in _OFFERED_CALL.findall(passage)
+        for part in re.findall(r"[A-Za-z][a-z]+", span)
     )
+
+
+# A function offered by name: "provides a `cache_clear()` function", "call `clear_all()`"
+_OFFERED_CALL: Final = re.compile(
+    r"\b(?:provides?|offers?|call|calling|use|using)\s+(?:(?:a|an|the)\s+)?`([\w.]+)\(\)`", re.I
+)
 
 
 # The question's own setup gives a value ("sets unknown=INCLUDE", "`strict=True`"): what

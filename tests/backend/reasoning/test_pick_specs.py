@@ -7,6 +7,7 @@ from backend.reasoning.offline import OfflineEngine
 from backend.reasoning.offline.passages import passages
 from backend.reasoning.offline.pick import (
     _documents_named,
+    _does_the_avoided,
     _leans_back,
     choose,
     coverage,
@@ -173,3 +174,15 @@ async def test_a_list_is_qualified_by_its_lead_in_not_by_a_word_of_one_item(
     assert pick.found and pick.best is not None
     assert "terminal state" in pick.best.passage.text
     assert "working" not in pick.best.passage.text
+
+
+def test_a_means_named_for_the_deed_avoided_is_no_way_around_it() -> None:
+    # cachetools, read by a new user: "… drop one cached result … without clearing
+    # everything?" was answered with the `cache_clear()` the question ruled out.
+    offered = (
+        "For the common use case of clearing or invalidating the cache, the decorator also "
+        "provides a `cache_clear()` function which takes no arguments."
+    )
+    assert _does_the_avoided(("clear",), offered)
+    assert not _does_the_avoided(("clear",), "Pop the key with `cache.pop(key)` instead.")
+    assert not _does_the_avoided((), offered)
