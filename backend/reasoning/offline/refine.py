@@ -150,6 +150,9 @@ def bridge_entities(
         title = _clean_title(source.title)
         if title and not _speaks_of(source.text, title):
             title = ""  # a page title its text never uses ("Introduction", "API") is no name
+        if title and _written_lower(title, lowered):
+            title = ""  # a one-word heading the sources also write in lower case
+            # ("Initialization", "Tasks", "Serialization") names a topic, not a thing
         for name in [title, *_near_terms(sentence, plan.key_terms)]:
             if (
                 name
@@ -235,8 +238,22 @@ def _common_word(name: str, sentence: str, texts: str) -> bool:
     # A verb opening a sentence ("Enforces that all …", "Perform the …"): what follows it
     # is its object or clause. A name is followed by its verb or a comma ("Paris is …",
     # "Inception, a film …").
-    after = re.match(rf"{re.escape(name)}\s+(\w+)", sentence.lstrip(" *_`#>-"))
+    opened = sentence.lstrip(" *_`#>-")
+    # ("Reimplement `popitem` …", "Use `OrderedDict` …": a verb and the code it acts on;
+    # "Inserting or updating a cache item …": a gerund)
+    if re.match(rf"{re.escape(name)}\s+`", opened) or (
+        name.lower().endswith("ing") and re.match(rf"{re.escape(name)}\s+(?:or|and)\b", opened)
+    ):
+        return True
+    after = re.match(rf"{re.escape(name)}\s+(\w+)", opened)
     return after is not None and after.group(1).lower() in _OBJECT_OPENERS
+
+
+def _written_lower(name: str, texts: str) -> bool:
+    """Is a one-word name also written in lower case in the sources (a common word)?"""
+    return " " not in name.strip() and (
+        re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None
+    )
 
 
 def _speaks_of(text: str, title: str) -> bool:

@@ -616,6 +616,37 @@ async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngi
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Reimplement `popitem` in a subclass to be told which item was evicted.",
+        "Inserting or updating a cache item via `LFUCache.__setitem__` counts as a use.",
+    ],
+)
+async def test_a_verb_before_code_or_a_gerund_opening_a_sentence_is_no_bridge(
+    engine: OfflineEngine, text: str
+) -> None:
+    # cachetools, read by a new user: "Reimplement get callback log line …" and "Inserting
+    # get callback log line …" were searched as follow-ups
+    plan = await engine.plan(
+        "How can I get a callback whenever the cache evicts an entry?", ["web"]
+    )
+    new = await engine.refine(plan, [source("S1", "notes.md", text, sub_query_ids=["q1"])], [], 1)
+    opener = text.split()[0]
+    assert f"bridge: {opener}" not in [sq.purpose for sq in new]
+
+
+async def test_a_one_word_heading_the_sources_write_in_lower_case_is_no_bridge(
+    engine: OfflineEngine,
+) -> None:
+    plan = await engine.plan("Which hooks run when an instance is created?", ["web"])
+    text = "# Initialization\n\nInitialization runs the validators; initialization also runs hooks."
+    new = await engine.refine(
+        plan, [source("S1", "Initialization", text, sub_query_ids=["q1"])], [], 1
+    )
+    assert "bridge: Initialization" not in [sq.purpose for sq in new]
+
+
+@pytest.mark.parametrize(
     ("name", "usable"),
     [("True", False), ("`None`", False), ("Hashing", True), ("Christopher Nolan", True)],
 )
