@@ -231,7 +231,7 @@ def _common_word(name: str, sentence: str, texts: str) -> bool:
     ("Enforces that …"). "Paris is …" is still a name."""
     if " " in name.strip() or not sentence.lstrip(" *_`#>-").startswith(name):
         return False
-    if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", texts) is not None:
+    if _written_lower(name, texts):
         return True
     if name.lower() in _CONNECTIVES or name.lower() in _MODIFIERS:
         return True
