@@ -271,7 +271,10 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"|,\s+so\s+(?:it|you|that|the|this|they|these|those|we|there)\b"
         # a limit stated, which explains what the asker sees: "``sync`` worker does not
         # support persistent connections and will ignore this option"
-        r"|\b(?:does|do)\s*(?:not|n't)\s+support\b|\bwill\s+ignore\b|\b(?:is|are)\s+ignored\b",
+        r"|\b(?:does|do)\s*(?:not|n't)\s+support\b|\bwill\s+ignore\b|\b(?:is|are)\s+ignored\b"
+        # a failure and what brings it about: "Pickling of slotted classes will fail if you
+        # define a class with missing attributes", "This situation can occur if …"
+        r"|\b(?:fails?|(?:will|would|can|may)\s+(?:fail|break|occur|happen))\s+(?:if|when|whenever|unless)\b",
         re.I,
     ),
     "how": re.compile(

@@ -158,6 +158,16 @@ def test_a_stated_limit_explains_why_a_setting_has_no_effect() -> None:
     assert not holds_cue(asked, "The number of seconds to wait for requests on a connection.")
 
 
+def test_a_failure_with_what_brings_it_about_explains_why_it_happens() -> None:
+    asked = analyse("Pickling our instances sometimes fails. Why does this happen?")
+    assert asked.kind == "why"
+    # attrs's docs: the failure, then the condition that causes it
+    assert holds_cue(asked, "Pickling of slotted classes will fail if a field is missing.")
+    assert holds_cue(asked, "This situation can occur if you define a field with init=False.")
+    assert not holds_cue(asked, "Pickling of slotted classes is supported out of the box.")
+    assert not holds_cue(asked, "If it fails, you get an error.")  # a failure, no cause
+
+
 def test_a_how_question_is_answered_by_an_instruction_not_a_reason() -> None:
     asked = analyse("How do I enable HTTP/2 in httpx?")
     assert holds_cue(asked, "You can do so by passing `http2=True` to the client.")
