@@ -123,6 +123,7 @@ SUBJECT_SHARE: Final = 0.85  # a passage about a compared side is preferred scor
 SUBJECT_WORDS: Final = 4  # the side is named within this many words of the passage's start
 NEXT_HOP_SHARE: Final = 0.85  # a follow-up hop's passage joins the answer scoring this close
 PARALLEL_SHARE: Final = 0.8  # a side's passage beside another side's is preferred this close
+CONTINUES_SHARE: Final = 0.85  # the sentences after an earlier ask's, this close to the best
 FURTHER_SHARE: Final = 0.8  # a further ask's passage not shown yet, this close to its best
 YES_NO_COVERAGE: Final = 0.5  # a Yes/No lead, or a value taken as answered, needs a passage
 # holding this much of the question
@@ -450,7 +451,8 @@ def _passage_per_ask(
     yes_no_ask: list[bool] = []  # per part: was its ask a yes-or-no one
     merged = False
     for ask in several:
-        answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors)
+        after = parts[-1].passage if parts and parts[-1].lead != DENIED else None
+        answered = _ask_answer(plan, ask, claims, verdicts, sources, vectors, after=after)
         if answered is None:
             return None
         if (
@@ -605,9 +607,14 @@ def _ask_answer(
     sources: list[Source],
     vectors: SentenceVectors,
     shown: tuple[Passage, ...] = (),
+    after: Passage | None = None,
 ) -> Answer | None:
     """The best passage for one ask of the question (None when no passage is left); with
-    ``shown``, the best sharing no sentence with those, when it scores close to the best."""
+    ``shown``, the best sharing no sentence with those, when it scores close to the best; with
+    ``after`` (the earlier ask's passage), the sentences right after it when they score close
+    to the best and use the ask's own words: documentation answers the follow-up question
+    next ("… SQS accepts at most 900 (15 minutes)." / "A larger value is clamped to that
+    maximum …" for "…, and what does Kombu do if I ask for something larger?")."""
     own = analyse(ask.text)
     scored = analyse(ask.scored)
     # The ask's own words are what it asks; the setting and carried names weigh half.
@@ -648,6 +655,8 @@ def _ask_answer(
         )
     if best is None:
         return None
+    if after is not None and (next_one := _continuing(after, own, pick, best)) is not None:
+        best = next_one
     lead = _yes_or_no(ask.text, best) if own.kind == "yes_no" else ""
     return _passage_answer(
         best,
@@ -658,6 +667,27 @@ def _ask_answer(
         terms=asked.terms,
         quoted=asked.quoted,
     )
+
+
+def _continuing(after: Passage, own: Asked, pick: Pick, best: Choice) -> Choice | None:
+    """The sentences right after ``after`` in its source (alone, or with ``after`` itself),
+    scored close to the ask's best, with the kind of thing the ask asks for."""
+    end = after.first + len(after.sentences)
+    if best.passage.source.id == after.source.id and best.passage.first <= end < (
+        best.passage.first + len(best.passage.sentences)
+    ):
+        return None  # the best already goes on past the earlier passage
+    for c in pick.ranked or []:
+        if c.score < CONTINUES_SHARE * best.score:
+            break
+        if (
+            c.passage.source.id == after.source.id
+            and c.passage.first in (after.first, end)
+            and c.passage.first + len(c.passage.sentences) > end
+            and c.cue
+        ):
+            return c
+    return None
 
 
 def _further_asks(

@@ -1292,3 +1292,50 @@ def test_a_second_source_says_the_same_only_with_the_same_code_names_and_numbers
     ten = "By default the client waits 10 seconds for the server to answer."
     assert not says_the_same("By default the client waits 30 seconds for the server.", ten)
     assert says_the_same("The client waits 10 seconds for the server by default.", ten)
+
+
+async def test_a_later_ask_is_answered_by_the_sentence_right_after_the_earlier_asks(
+    engine: OfflineEngine,
+) -> None:
+    """Documentation answers the follow-up question next: "QTrio - Integration between Trio
+    and … Qt wrapper libraries. Uses Trio's guest mode." for "Is there a library that glues
+    Trio to Qt, and what Trio mechanism does it rely on?" (trio's docs), not the library line
+    alone because it also scores best for the second ask."""
+    libs = sectioned(
+        "S1",
+        "Awesome Trio Libraries",
+        [
+            (
+                "GUI",
+                "Libraries that integrate Trio with graphical toolkits.\n\n"
+                "* QTrio - Integration between Trio and either the PyQt or PySide Qt wrapper "
+                "libraries. Uses Trio's guest mode.\n"
+                "* trio-click - Python composable command line utility, trio-compatible "
+                "version.\n"
+                "* urwid - Urwid is a console user interface library for Python.",
+            )
+        ],
+    )
+    files = sectioned(
+        "S2",
+        "Trio's core functionality",
+        [
+            (
+                "Asynchronous file I/O",
+                "For reading and writing to files and file-like objects, Trio also provides a "
+                "mechanism for wrapping any synchronous file-like object into an asynchronous "
+                "interface.",
+            )
+        ],
+    )
+    _, report = await _run(
+        engine,
+        "Our desktop tool uses PySide for its UI and we'd like to write the networking side "
+        "with Trio. Is there an existing library that glues Trio to Qt, and what Trio "
+        "mechanism does it rely on?",
+        [libs, files],
+    )
+    assert report.answer_found
+    assert "QTrio - Integration between Trio" in report.answer
+    assert "Uses Trio's guest mode." in report.answer
+    assert "wrapping any synchronous file-like object" not in report.answer
