@@ -655,7 +655,7 @@ def _ask_answer(
         )
     if best is None:
         return None
-    if after is not None and (next_one := _continuing(after, own, pick, best)) is not None:
+    if after is not None and (next_one := _continuing(after, pick, best)) is not None:
         best = next_one
     lead = _yes_or_no(ask.text, best) if own.kind == "yes_no" else ""
     return _passage_answer(
@@ -669,7 +669,7 @@ def _ask_answer(
     )
 
 
-def _continuing(after: Passage, own: Asked, pick: Pick, best: Choice) -> Choice | None:
+def _continuing(after: Passage, pick: Pick, best: Choice) -> Choice | None:
     """The sentences right after ``after`` in its source (alone, or with ``after`` itself),
     scored close to the ask's best, with the kind of thing the ask asks for."""
     end = after.first + len(after.sentences)
