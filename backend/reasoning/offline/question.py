@@ -154,8 +154,11 @@ _RELEASE: Final = re.compile(r"\b(?:what|which) (?:version|release)\b", re.I)
 _RELEASE_NUMBER: Final = re.compile(r"\bv?\d+\.\d+(?:\.\d+)*\b|\bversion \d+\b", re.I)
 _DATE: Final = re.compile(
     # "When I use evolve, are …?" sets a condition; "When do I …?", "When was it …?" ask a time.
+    # "When our API serialises form.errors, under which key …?" sets one too: the ask follows
     r"^\W*when\b(?!\s+(?:I|we|you|they|it|he|she)\s+(?!(?:do|does|did|am|is|are|was|were|can|"
     r"could|will|would|should|have|has|had)\b)[a-z]+\b)"
+    r"(?![^?,;]*,\s*(?:(?:in|on|at|under|for|from|to|with|by)\s+)?(?:what|which|how|where|who|whom"
+    r"|why|is|are|does|do|did|can|could|should|will|would|must)\b)"
     r"|\b(?:what|which) (?:year|date|month|day|version|release)\b"
     # ("What date format does DateField parse?" asks for a format)
     r"(?!\s+(?:formats?|fields?|strings?|types?|columns?|ranges?|pattern|parser|style|library))"

@@ -541,6 +541,11 @@ def test_what_you_cannot_do_is_no_way_to_do_it(passage: str, is_code: bool, answ
         ("When did attrs add slots?", True),
         ("when I use evolve are my validators applied to the new values?", False),
         ("When we deploy behind a proxy which header does it read?", False),
+        # a "when" clause with a noun subject, then the ask after its comma (wtforms)
+        ("When our API serialises form.errors, under which key do they end up?", False),
+        ("When the worker restarts, does it lose its queue?", False),
+        ("When was the fixture removed, and why?", False),  # why, by the comma's "and why"
+        ("When was the fixture removed, in which release?", True),
     ],
 )
 def test_when_with_its_own_subject_and_verb_sets_a_condition_not_a_time(
