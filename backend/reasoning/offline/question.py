@@ -903,6 +903,15 @@ _SET_TO_CHOOSE: Final = re.compile(
 )
 
 
+_HTTP_STATUS: Final = re.compile(
+    r"\b[1-5]\d\d\s+(?:Bad|Not|Accepted|OK|Created|No|Moved|Found|See|Temporary|Permanent"
+    r"|Unauthori[sz]ed|Forbidden|Method|Request|Payload|Unsupported|Too|Internal|Service"
+    r"|Gateway|Conflict|Gone|Precondition|Unprocessable|Partial|Continue|Switching)\b"
+)
+_ASKS_STATUS: Final = frozenset({"status", "code", "codes", "error", "errors", "response", "http"})
+_CARDINALITY: Final = re.compile(r"\b\d+:[A-Za-z]\b|\b[A-Za-z]:\d+\b")
+
+
 def _counts(asked: Asked, passage: str) -> bool:
     """A number for a "how many" question: digits, or a number word that counts the asked
     thing ("two worker processes"; "prompts in two different places" does not count
@@ -911,6 +920,11 @@ def _counts(asked: Asked, passage: str) -> bool:
     # "Set to 0 to cancel immediately." is a value one may choose, not the one in effect
     # ("… is set to 30 by default" is)
     passage = _SET_TO_CHOOSE.sub(" ", passage)
+    # "400 Bad Request" is a status, not a size or a count (unless a status is what is
+    # asked); "the `1:N` registered hookimpls" is a cardinality, no number of anything
+    if not _ASKS_STATUS.intersection(asked.terms):
+        passage = _HTTP_STATUS.sub(" ", passage)
+    passage = _CARDINALITY.sub(" ", passage)
     # "retries forever" answers "how many times does it retry?"; a digit in a name
     # ("`loop.depth0`", "utf8") is no number.
     if re.search(

@@ -259,6 +259,20 @@ def test_a_number_word_counts_only_the_thing_asked_about() -> None:
     assert holds_cue(asked, "The prompt times out after 30 s.")
 
 
+def test_an_http_status_or_a_cardinality_is_no_size_or_count() -> None:
+    # MCP's transports page and pluggy's docs, for questions the documents do not answer
+    size = analyse("What's the maximum size of a single JSON-RPC message on the stdio transport?")
+    assert size.kind == "number"
+    assert not holds_cue(size, "It MUST return an HTTP error status code (e.g., 400 Bad Request).")
+    assert holds_cue(size, "A message may be at most 4 MB.")
+    plugins = analyse("What's the maximum number of plugins a PluginManager can register?")
+    assert not holds_cue(plugins, "It loops through the `1:N` registered hookimpls.")
+    assert holds_cue(plugins, "A manager holds at most 64 plugins.")
+    # a status asked for is still answered by one
+    status = analyse("Which HTTP status code does the server return for a notification?")
+    assert holds_cue(status, "The server MUST return HTTP status code 202 Accepted.")
+
+
 def test_a_name_cue_is_a_name_the_question_does_not_already_say() -> None:
     asked = analyse("Which Context method tells me whether a value came from the default map?")
     assert not holds_cue(asked, "It can come from the command line or Context.default_map.")
