@@ -903,7 +903,7 @@ _SET_TO_CHOOSE: Final = re.compile(
 )
 
 
-_HTTP_STATUS: Final = re.compile(
+_STATUS_LINE: Final = re.compile(
     r"\b[1-5]\d\d\s+(?:Bad|Not|Accepted|OK|Created|No|Moved|Found|See|Temporary|Permanent"
     r"|Unauthori[sz]ed|Forbidden|Method|Request|Payload|Unsupported|Too|Internal|Service"
     r"|Gateway|Conflict|Gone|Precondition|Unprocessable|Partial|Continue|Switching)\b"
@@ -923,7 +923,7 @@ def _counts(asked: Asked, passage: str) -> bool:
     # "400 Bad Request" is a status, not a size or a count (unless a status is what is
     # asked); "the `1:N` registered hookimpls" is a cardinality, no number of anything
     if not _ASKS_STATUS.intersection(asked.terms):
-        passage = _HTTP_STATUS.sub(" ", passage)
+        passage = _STATUS_LINE.sub(" ", passage)
     passage = _CARDINALITY.sub(" ", passage)
     # "retries forever" answers "how many times does it retry?"; a digit in a name
     # ("`loop.depth0`", "utf8") is no number.
