@@ -612,9 +612,9 @@ def _ask_answer(
     """The best passage for one ask of the question (None when no passage is left); with
     ``shown``, the best sharing no sentence with those, when it scores close to the best; with
     ``after`` (the earlier ask's passage), the sentences right after it when they score close
-    to the best and use the ask's own words: documentation answers the follow-up question
-    next ("… SQS accepts at most 900 (15 minutes)." / "A larger value is clamped to that
-    maximum …" for "…, and what does Kombu do if I ask for something larger?")."""
+    to the best: documentation answers the follow-up question next ("QTrio - Integration
+    between Trio and … Qt wrapper libraries." / "Uses Trio's guest mode." for "…, and what
+    Trio mechanism does it rely on?")."""
     own = analyse(ask.text)
     scored = analyse(ask.scored)
     # The ask's own words are what it asks; the setting and carried names weigh half.

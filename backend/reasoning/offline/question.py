@@ -903,12 +903,14 @@ _SET_TO_CHOOSE: Final = re.compile(
 )
 
 
+# a status code with its reason phrase ("400 Bad Request", "202 Accepted")
 _STATUS_LINE: Final = re.compile(
-    r"\b[1-5]\d\d\s+(?:Bad|Not|Accepted|OK|Created|No|Moved|Found|See|Temporary|Permanent"
-    r"|Unauthori[sz]ed|Forbidden|Method|Request|Payload|Unsupported|Too|Internal|Service"
+    _HTTP_STATUS.pattern + r"\s+(?:Bad|Not|Accepted|OK|Created|No|Moved|Found|See|Temporary"
+    r"|Permanent|Unauthori[sz]ed|Forbidden|Method|Request|Payload|Unsupported|Too|Internal|Service"
     r"|Gateway|Conflict|Gone|Precondition|Unprocessable|Partial|Continue|Switching)\b"
 )
-_ASKS_STATUS: Final = frozenset({"status", "code", "codes", "error", "errors", "response", "http"})
+# the question's words that ask for a status (stems): then a status line may be the answer
+_ASKS_STATUS: Final = _STATUS_WORDS | frozenset(stem(w) for w in ("error", "response", "http"))
 _CARDINALITY: Final = re.compile(r"\b\d+:[A-Za-z]\b|\b[A-Za-z]:\d+\b")
 
 
@@ -922,7 +924,7 @@ def _counts(asked: Asked, passage: str) -> bool:
     passage = _SET_TO_CHOOSE.sub(" ", passage)
     # "400 Bad Request" is a status, not a size or a count (unless a status is what is
     # asked); "the `1:N` registered hookimpls" is a cardinality, no number of anything
-    if not _ASKS_STATUS.intersection(asked.terms):
+    if not _ASKS_STATUS.intersection(stem(t.lower()) for t in asked.terms):
         passage = _STATUS_LINE.sub(" ", passage)
     passage = _CARDINALITY.sub(" ", passage)
     # "retries forever" answers "how many times does it retry?"; a digit in a name
