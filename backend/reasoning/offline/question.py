@@ -1070,6 +1070,8 @@ def holds_cue(asked: Asked, passage: str, is_code: bool = False) -> bool:
     if asked.outcome:
         return bool(_OUTCOME.search(passage))
     kind = "mechanism" if asked.kind == "how" and not asked.how_to else asked.kind
+    if kind == "place" and _RUNS_OR_KEPT.intersection(asked.terms) and _RUNS_IN.search(passage):
+        return True
     cue = _CUES.get(kind)
     if cue is None:  # yes/no and plain lookups: any statement can answer
         return True
@@ -1110,6 +1112,16 @@ def _without_asked_names(asked: Asked, passage: str) -> str:
     return re.sub(r"`([^`]+)`", drop, passage)
 
 
+# "Where does AsyncIOScheduler run the jobs?" asks where code runs or data is kept: "run jobs
+# in the event loop's thread pool", "executed in a separate process", "kept in memory" (not
+# where a name comes from: "each test runs in its own event loop")
+_RUNS_OR_KEPT: Final = word_set(
+    "run runs execute executes executed store stores stored keep keeps kept live lives"
+)
+_RUNS_IN: Final = re.compile(
+    r"\b(?:in|on|inside)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+|your\s+)?"
+    r"(?:[\w'-]+\s+){0,3}(?:thread|process|pool|event loop|worker|subprocess|memory)s?\b"
+)
 _LINK: Final = re.compile(r"\(?https?://[^\s)]+\)?")
 _PRODUCT_BEFORE: Final = re.compile(r"\b([A-Z][\w.+-]*)\s+$")
 _GENERIC_RELEASE_WORDS: Final = word_set("version versions release releases v since as of in")

@@ -793,6 +793,17 @@ def test_where_is_answered_by_a_path_or_a_folder() -> None:
     assert not holds_cue(asked, "Nox creates a virtualenv for every session.")
 
 
+def test_where_code_runs_is_answered_by_a_thread_or_a_process() -> None:
+    asked = analyse("Where does AsyncIOScheduler run the jobs?")
+    assert asked.kind == "place"
+    assert holds_cue(asked, "By default, it will run jobs in the event loop's thread pool.")
+    assert holds_cue(asked, "Each task is executed in a separate process.")
+    assert holds_cue(asked, "MemoryJobStore stores jobs in memory as-is.")
+    assert not holds_cue(asked, "AsyncIOScheduler was meant to be used with asyncio.")
+    origin = analyse("Where does that bracketed part of the test ID come from?")
+    assert not holds_cue(origin, "By default, each test runs in its own asyncio event loop.")
+
+
 @pytest.mark.parametrize(
     ("question", "kind"),
     [
