@@ -449,6 +449,7 @@ def _passage_per_ask(
     not repeated. Found only when every ask is."""
     parts: list[Answer] = []
     yes_no_ask: list[bool] = []  # per part: was its ask a yes-or-no one
+    part_asks: list[Ask] = []  # per part: the ask it answers
     merged = False
     for ask in several:
         after = parts[-1].passage if parts and parts[-1].lead != DENIED else None
@@ -490,6 +491,7 @@ def _passage_per_ask(
                 yes_no_ask = [y for k, y in enumerate(yes_no_ask) if k not in held] + [
                     analyse(ask.text).kind == "yes_no"
                 ]
+                part_asks = [a for k, a in enumerate(part_asks) if k not in held] + [ask]
                 merged = True
                 continue
             # The very passage that answered the earlier ask answers this one too: one answer
@@ -521,6 +523,26 @@ def _passage_per_ask(
             answered = other
         parts.append(answered)
         yes_no_ask.append(analyse(ask.text).kind == "yes_no")
+        part_asks.append(ask)
+    # An ask not answered by its own passage may be answered by another ask's: that passage
+    # answers both, and the one shown for it goes.
+    answered_elsewhere = [
+        k
+        for k, (p, a) in enumerate(zip(parts, part_asks, strict=True))
+        if not p.found
+        and p.lead != DENIED
+        and any(
+            q.found
+            and q.lead != DENIED
+            and q.passage is not None
+            and _answered_in(plan, a, q.passage, sources, vectors)
+            for q in parts
+            if q is not p
+        )
+    ]
+    if answered_elsewhere:
+        parts = [p for k, p in enumerate(parts) if k not in answered_elsewhere]
+        merged = True
     if len(parts) == 1 and merged:
         return parts[0]
     if len(parts) == 1 and not parts[0].found and len(several) >= 2:
@@ -615,28 +637,7 @@ def _ask_answer(
     to the best: documentation answers the follow-up question next ("QTrio - Integration
     between Trio and … Qt wrapper libraries." / "Uses Trio's guest mode." for "…, and what
     Trio mechanism does it rely on?")."""
-    own = analyse(ask.text)
-    scored = analyse(ask.scored)
-    # The ask's own words are what it asks; the setting and carried names weigh half.
-    focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
-    if len(own.terms) <= 1 and POINTS_BACK.search(ask.text):
-        focus = ()  # "Where do they go?" asks about what the words it carries name
-    asked = Asked(
-        own.kind,
-        scored.terms,
-        own.about_default,
-        own.how_to,
-        own.counted,
-        focus,
-        wants=own.wants,
-        default_setup=own.default_setup or scored.default_setup,
-        release=own.release,
-        quoted=scored.quoted,
-        bound=own.bound,
-        people=own.people,
-    )
-    view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
-    pick = choose(asked, view, sources, vectors, ask=ask.text)
+    own, asked, pick = _ask_pick(plan, ask, sources, vectors)
     if pick.best is None:
         return None
     if pick.denial is not None:
@@ -667,6 +668,57 @@ def _ask_answer(
         terms=asked.terms,
         quoted=asked.quoted,
     )
+
+
+def _ask_pick(
+    plan: Plan, ask: Ask, sources: list[Source], vectors: SentenceVectors
+) -> tuple[Asked, Asked, Pick]:
+    """One ask of the question read (its own words, and as scored: with the words it carries)
+    and its passages chosen."""
+    own = analyse(ask.text)
+    scored = analyse(ask.scored)
+    # The ask's own words are what it asks; the setting and carried names weigh half.
+    focus = tuple(t for t in own.terms if t in scored.terms) if ask.scored != ask.text else ()
+    if len(own.terms) <= 1 and POINTS_BACK.search(ask.text):
+        focus = ()  # "Where do they go?" asks about what the words it carries name
+    asked = Asked(
+        own.kind,
+        scored.terms,
+        own.about_default,
+        own.how_to,
+        own.counted,
+        focus,
+        wants=own.wants,
+        default_setup=own.default_setup or scored.default_setup,
+        release=own.release,
+        quoted=scored.quoted,
+        bound=own.bound,
+        people=own.people,
+    )
+    view = plan.model_copy(update={"query": ask.searched or ask.scored, "kind": "simple"})
+    return own, asked, choose(asked, view, sources, vectors, ask=ask.text)
+
+
+def _answered_in(
+    plan: Plan, ask: Ask, shown: Passage, sources: list[Source], vectors: SentenceVectors
+) -> bool:
+    """Does a passage shown for another ask answer this one too, scoring close to this ask's
+    best? ("How long does the default connector keep a resolved address, and which connector
+    argument changes it?" / "… resolutions will be cached by default for `10` seconds. This
+    behavior can be changed …" was picked for the second ask and says the first.)"""
+    _, _, pick = _ask_pick(plan, ask, sources, vectors)
+    if pick.best is None or pick.answers is None or pick.denial is not None:
+        return False
+    for c in pick.ranked or []:
+        if c.score < FURTHER_SHARE * pick.best.score:
+            break
+        if (
+            c.passage.source.id == shown.source.id
+            and set(c.passage.sentences) <= set(shown.sentences)
+            and pick.answers(c)
+        ):
+            return True
+    return False
 
 
 def _continuing(after: Passage, pick: Pick, best: Choice) -> Choice | None:

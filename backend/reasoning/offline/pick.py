@@ -359,6 +359,7 @@ class Pick:
     denial: Choice | None = None
     ranked: list[Choice] | None = None
     idf: dict[str, float] | None = None
+    answers: Callable[[Choice], bool] | None = None  # does a ranked passage answer the question
 
 
 def _idf(sources: list[Source]) -> dict[str, float]:
@@ -682,7 +683,7 @@ def choose(
         scored = [other, *(c for c in scored if c is not other)]
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
-    return Pick(top, found, denial, scored, idf)
+    return Pick(top, found, denial, scored, idf, answers)
 
 
 def _whole_section_first(scored: list[Choice]) -> list[Choice]:

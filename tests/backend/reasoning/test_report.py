@@ -1339,3 +1339,40 @@ async def test_a_later_ask_is_answered_by_the_sentence_right_after_the_earlier_a
     assert "QTrio - Integration between Trio" in report.answer
     assert "Uses Trio's guest mode." in report.answer
     assert "wrapping any synchronous file-like object" not in report.answer
+
+
+async def test_an_ask_answered_by_another_asks_passage_is_not_called_unanswered(
+    engine: OfflineEngine,
+) -> None:
+    """aiohttp's "How long does the default connector keep a resolved address, and which
+    connector argument changes it?": the first ask's own best passage names no duration, while
+    the passage found for the second ask ("… resolutions will be cached by default for `10`
+    seconds. This behavior can be changed with the `ttl_dns_cache` argument.") answers both.
+    The answer is found, and the passage that answers neither is not shown."""
+    usage = sectioned(
+        "S1",
+        "Advanced Client Usage",
+        [
+            (
+                "Resolving using custom nameservers",
+                "By default `TCPConnector` comes with the DNS cache table enabled, and "
+                "resolutions will be cached by default for `10` seconds. This behavior can be "
+                "changed with the `ttl_dns_cache` argument.",
+            ),
+        ],
+    )
+    reference = sectioned(
+        "S2",
+        "Client Reference",
+        [("Resolvers", "The default connector keeps a resolved address in its DNS cache table.")],
+    )
+    _, report = await _run(
+        engine,
+        "Our aiohttp client keeps connecting to old addresses after a DNS change. How long "
+        "does the default connector keep a resolved address, and which connector argument "
+        "changes it?",
+        [usage, reference],
+    )
+    assert report.answer_found
+    assert "cached by default for `10` seconds" in report.answer
+    assert "keeps a resolved address in its DNS cache table" not in report.answer
