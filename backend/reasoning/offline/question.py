@@ -151,7 +151,11 @@ _VERSION: Final = re.compile(
     re.I,
 )
 _RELEASE: Final = re.compile(r"\b(?:what|which) (?:version|release)\b", re.I)
-_RELEASE_NUMBER: Final = re.compile(r"\bv?\d+\.\d+(?:\.\d+)*\b|\bversion \d+\b", re.I)
+# (a specification's version is a date: "assume protocol version `2025-03-26`")
+_RELEASE_NUMBER: Final = re.compile(
+    r"\bv?\d+\.\d+(?:\.\d+)*\b|\bversion \d+\b|\b(?:version|revision)s?\s+`?\d{4}-\d\d-\d\d\b",
+    re.I,
+)
 _DATE: Final = re.compile(
     # "When I use evolve, are …?" sets a condition; "When do I …?", "When was it …?" ask a time.
     # "When our API serialises form.errors, under which key …?" sets one too: the ask follows

@@ -614,6 +614,17 @@ def test_a_release_of_another_product_or_in_a_link_does_not_answer_which_release
     assert holds_cue(analyse("Which Python release added dataclasses?"), "Python 3.7 did.")
 
 
+def test_a_specifications_version_is_a_date() -> None:
+    asked = analyse(
+        "If an HTTP request comes with no MCP-Protocol-Version header, which protocol version "
+        "should the server assume?"
+    )
+    assert asked.release
+    assert holds_cue(asked, "The server SHOULD assume protocol version `2025-03-26`.")
+    assert holds_cue(asked, "It was added in revision 2025-06-18 of the specification.")
+    assert not holds_cue(asked, "The meeting on 2025-03-26 discussed the header.")
+
+
 def test_how_much_after_a_scene_asks_for_a_number() -> None:
     asked = analyse(
         "Per the project's own benchmarks, roughly how much longer does it take to create a "
