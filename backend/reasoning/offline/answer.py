@@ -531,13 +531,12 @@ def _passage_per_ask(
         for k, (p, a) in enumerate(zip(parts, part_asks, strict=True))
         if not p.found
         and p.lead != DENIED
-        and any(
-            q.found
-            and q.lead != DENIED
-            and q.passage is not None
-            and _answered_in(plan, a, q.passage, sources, vectors)
-            for q in parts
-            if q is not p
+        and _answered_in(
+            plan,
+            a,
+            [q.passage for q in parts if q is not p and q.found and q.lead != DENIED],
+            sources,
+            vectors,
         )
     ]
     if answered_elsewhere:
@@ -700,23 +699,29 @@ def _ask_pick(
 
 
 def _answered_in(
-    plan: Plan, ask: Ask, shown: Passage, sources: list[Source], vectors: SentenceVectors
+    plan: Plan,
+    ask: Ask,
+    shown: list[Passage | None],
+    sources: list[Source],
+    vectors: SentenceVectors,
 ) -> bool:
     """Does a passage shown for another ask answer this one too, scoring close to this ask's
     best? ("How long does the default connector keep a resolved address, and which connector
     argument changes it?" / "… resolutions will be cached by default for `10` seconds. This
     behavior can be changed …" was picked for the second ask and says the first.)"""
+    others = [p for p in shown if p is not None]
+    if not others:
+        return False
     _, _, pick = _ask_pick(plan, ask, sources, vectors)
     if pick.best is None or pick.answers is None or pick.denial is not None:
         return False
     for c in pick.ranked or []:
         if c.score < FURTHER_SHARE * pick.best.score:
             break
-        if (
-            c.passage.source.id == shown.source.id
-            and set(c.passage.sentences) <= set(shown.sentences)
-            and pick.answers(c)
-        ):
+        if any(
+            c.passage.source.id == p.source.id and set(c.passage.sentences) <= set(p.sentences)
+            for p in others
+        ) and pick.answers(c):
             return True
     return False
 
