@@ -186,6 +186,22 @@ _GONE: Final = re.compile(
     r"(?:removed|dropped)(?:\s+(?:in|since|as of)\s+[\w. ]+|\s+in favou?r of\b.*)?\W*$",
     re.I,
 )
+# Said of a named thing, "no longer" is gone only when what stops is the thing itself ("`X` is
+# no longer supported", "`X` no longer exists"); "repeated `load_dotenv` calls no longer
+# re-read the file" and "`dotenv get` no longer exits with code 1" change what it does and
+# leave it in place.
+_GONE_THING: Final = re.compile(
+    _GONE.pattern.replace(
+        r"no longer\b",
+        r"no longer\s+(?:be\s+|being\s+)?(?:(?:officially|actively)\s+)?(?:supported|available|"
+        r"exists?|works?|provided|included|maintained|needed|necessary|required|possible|"
+        r"accepted|valid|used|usable|recommended|present|shipped|bundled|exported|documented|"
+        r"allowed|permitted|functional|in use|part of|(?:has|have)\s+(?:any|an)\s+effect|"
+        r"does anything|do anything)\b",
+        1,
+    ),
+    re.I,
+)
 
 
 # "… only if the option's flag is given, instead of if the option is not provided": a
@@ -259,7 +275,7 @@ def _gone_named(
         pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
         return any(re.search(pattern, span) for span in re.findall(r"`([^`]+)`", before))
 
-    for m in said.finditer(text):
+    for m in (_GONE_THING if said is _GONE else said).finditer(text):
         # (what is gone is named in the verb's own clause: "… to `trio.run`, which restores
         # the old behavior (although `MultiError` itself has been fully removed)" keeps
         # `trio.run`)
@@ -2147,9 +2163,36 @@ def _denial(
             and not _way_around(passage.quote, remedy_terms)
             and not _by_other_means(passage.quote, question)
             and not _renames_unnamed(passage.quote, named)
+            and not _stops_another_deed(passage.quote, asked.terms)
         ):
             return choice
     return None
+
+
+_NO_LONGER_DOES: Final = re.compile(
+    r"\bno longer\s+(?:be\s+|being\s+)?(?:\w+ly\s+)?(?P<deed>[\w-]+)", re.I
+)
+
+
+_LIFTED_NEEDS: Final = frozenset(stem(w) for w in ("requires", "needs", "depends", "has", "have"))
+
+
+def _stops_another_deed(sentence: str, terms: list[str]) -> bool:
+    """Does the sentence deny only that something still does a deed the question does not
+    speak of? "… so repeated `load_dotenv` calls no longer re-read the file" says nothing
+    against "I want the value from my .env file to win when I call load_dotenv"; "… no longer
+    strips quotes" denies a question about stripping quotes."""
+    text = plain(sentence)
+    if _CANNOT_BE.search(text) or _GONE_THING.search(text):
+        return False  # (it says something is not so, or gone, as well)
+    deeds = [stem(m.group("deed").lower()) for m in _NO_LONGER_DOES.finditer(text)]
+    if not deeds or set(deeds) & _LIFTED_NEEDS:
+        # (a need lifted denies the premise that it holds: "… marked with
+        # `pytest.mark.asyncio(loop_scope="class")` no longer requires a class surrounding
+        # the test" for "Because … only works when the test sits inside a class, …")
+        return False
+    asked = {stem(t.lower()) for t in terms}
+    return not any(d in asked or alternatives(d) & asked for d in deeds)
 
 
 # A specification's prohibition of what is done to a thing: "The `initialize` request MUST

@@ -32,6 +32,7 @@ from backend.reasoning.offline.pick import (
     _points_back,
     _renames_unnamed,
     _stated_default_first,
+    _stops_another_deed,
     _support_dropped,
     _uses_the_avoided,
     _valued_sibling_first,
@@ -662,6 +663,50 @@ def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() ->
     assert _gone_named("The `[run] note` setting has been deprecated.", ["note"], in_code=True)
     # "Note that …" names no setting
     assert not _gone_named("Note that support for Python 2 was removed in 6.0.", ["note"], True)
+
+
+def test_no_longer_doing_something_is_a_change_not_a_removal() -> None:
+    # python-dotenv's change log: the function is still there, it does less
+    cached = (
+        "Cache the parsed result for empty `.env` files so repeated `dotenv_values`/"
+        "`load_dotenv` calls no longer re-read the file."
+    )
+    assert not _gone_named(cached, ["load_dotenv"])
+    assert not _gone_named("`dotenv get` no longer exits with code 1 for empty values.", ["get"])
+    # what stops is the thing itself
+    assert _gone_named("`load_dotenv` is no longer supported.", ["load_dotenv"])
+    assert _gone_named("The `verbose` flag no longer has any effect.", ["verbose"])
+    assert _gone_named("`load_dotenv` no longer exists; use `dotenv_values`.", ["load_dotenv"])
+
+
+DOTENV_NOTES = (
+    "## Load configuration\n\n"
+    "python-dotenv reads key-value pairs from a `.env` file and can set them as environment "
+    "variables.\n\n"
+    "By default, `load_dotenv` does not override existing environment variables. "
+    "Pass `override=True` to override existing variables.\n\n"
+    "## Changes\n\n"
+    "- Cache the parsed result for empty `.env` files so repeated `dotenv_values`/"
+    "`load_dotenv` calls no longer re-read the file."
+)
+DOTENV_QUESTION = (
+    "My shell already exports DATABASE_URL, but I want the value from my .env file to win "
+    "when I call load_dotenv. What do I pass?"
+)
+
+
+async def test_a_deed_no_longer_done_denies_only_a_question_about_that_deed(
+    engine: OfflineEngine,
+) -> None:
+    cached = "Repeated `load_dotenv` calls no longer re-read the file."
+    assert _stops_another_deed(cached, analyse(DOTENV_QUESTION).terms)
+    assert not _stops_another_deed(cached, analyse("Why does it re-read the file?").terms)
+    # a need lifted denies the premise that it holds
+    lifted = "A test marked with `loop_scope` no longer requires a class surrounding the test."
+    assert not _stops_another_deed(lifted, analyse("Why does it only work in a class?").terms)
+    assert not _stops_another_deed("`load_dotenv` is no longer supported.", ["value"])
+    pick = await _pick(engine, DOTENV_QUESTION, [source("S1", "python-dotenv", DOTENV_NOTES)])
+    assert pick.denial is None
 
 
 BACKEND_OPTIONS = (
