@@ -1125,7 +1125,10 @@ def _score(
     quality = passage.source.score if passage.source.score > 0 else 0.5
     prior = 0.5 * quality + 0.5 / (1 + ranks.get(passage.source.id, 0))
     score = 0.40 * similarity + 0.35 * cov + 0.20 * cue + 0.05 * prior
-    if column == 0 and names_wanted_type(asked, passage.quote, asked_question):
+    if column == 0 and (
+        names_wanted_type(asked, passage.quote, asked_question)
+        or _passes_keyword(asked_question, passage.quote)
+    ):
         score += TYPED_NAME_BONUS  # "which logger" answered by a name ending in "Logger"
     if passage.is_list or passage.is_defaults:  # one unit however many items: the answer
         # to a list question as it stands; elsewhere it weighs as its lead-in and two more
@@ -1161,6 +1164,28 @@ def _score(
         score *= AVOIDED_FACTOR  # "… without a marker?" / "… is to use the `pytest.mark.x` marker"
     score += HOP_BONUS * (hop - 1)
     return Choice(passage, round(score, 5), similarity, round(cov, 4), cue, hop)
+
+
+# "… when I call load_dotenv. What do I pass?": what is passed is an argument ("What can I
+# pass as the timeout?" asks for a value of one the question names)
+_ASKS_WHAT_TO_PASS: Final = re.compile(
+    r"\bwhat\s+(?:do|should|must|can|could|would|shall)\s+(?:I|we|you|one)\s+"
+    r"(?:\w+\s+)?(?:to\s+)?pass\b(?!\s+(?:as|for)\b)",
+    re.I,
+)
+# a keyword argument written alone in code: "Pass `override=True` to override …"
+_KEYWORD_WRITTEN: Final = re.compile(r"`([a-z_]\w*)\s*=(?!=)[^`\s][^`]*`")
+
+
+def _passes_keyword(question: str, passage: str) -> bool:
+    """Asked what to pass, does the passage pass a keyword argument the question does not
+    name ("Pass `override=True` to override existing variables.")?"""
+    if not _ASKS_WHAT_TO_PASS.search(question):
+        return False
+    said = question.lower()
+    named = [m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage)]
+    named += [m.group(1) for m in _KEYWORD_WRITTEN.finditer(passage)]
+    return any(name.lower() not in said for name in named)
 
 
 def _lead_in_end(passage: Passage) -> int:
