@@ -673,6 +673,7 @@ def choose(
                 or (choice.similarity >= CLOSE_SIMILARITY and choice.coverage >= MIN_CLOSE_COVERAGE)
                 or _holds_the_ask(asked, choice, idf, plan.query)
                 or (choice.passage.is_code and _shows(choice.passage, quoted))
+                or _names_successor(choice.passage, plan.query)
             )
             and (choice.cue or not needs_value(asked))
             # (a chain's first link names the bridge, not what its second link counts)
@@ -700,6 +701,42 @@ def choose(
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
     return Pick(top, found, denial, scored, idf, answers)
+
+
+# Asked what to use in a thing's place: "… zip_equal(…) now dies with AttributeError. What am
+# I supposed to use instead?"
+_ASKS_SUCCESSOR: Final = re.compile(
+    r"\b(?:instead|replacements?|replaces|successor|(?:move|migrate|switch|port)\s+to)\b", re.I
+)
+# … and a passage naming what to use: "Applications should use the standard library function
+# `zip` with `strict=True` as a replacement."
+_SUCCESSOR: Final = re.compile(
+    r"\bas\s+(?:a|the)\s+replacement\b|\bin\s+favou?r\s+of\b|"
+    r"\b(?:replaced|superseded)\s+(?:with|by)\b|\binstead\b|\bsuccessor\b",
+    re.I,
+)
+
+
+def _names_successor(passage: Passage, question: str) -> bool:
+    """Asked what to use in place of code the question names, does the passage name other
+    code to use in its place, where its paragraph says that code is gone or replaced
+    ("`zip_equal` was removed. Applications should use … `zip` with `strict=True` as a
+    replacement.")?"""
+    ask = asking_part(question, phrases=False) or question
+    named = identifiers(question)
+    if not named or passage.is_code or not _ASKS_SUCCESSOR.search(ask):
+        return False
+    text = plain(passage.quote)
+    if not _SUCCESSOR.search(text):
+        return False
+    offered = [c for c in re.findall(r"`([^`]+)`", text) if not names_code(question, c)]
+    if not offered:
+        return False
+    paragraph = _paragraph(passage)
+    return any(
+        _gone_named(sentence, named) or _gone_named(sentence, named, said=_REPLACED)
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", paragraph)
+    )
 
 
 def _whole_section_first(scored: list[Choice]) -> list[Choice]:

@@ -739,6 +739,33 @@ async def test_asked_what_to_pass_a_keyword_argument_shown_answers(
     assert passing < ranked.index("Value of that variable in the environment.")
 
 
+MORE_ITERTOOLS_NOTES = (  # more-itertools 11.2.1's docs/versions.rst, cut short
+    "## 11.0.0\n\n"
+    "- Python 3.9 support was dropped, since it went EOL on 2025-10-31\n"
+    "- `zip_equal` was removed. Applications should use the standard library function `zip` "
+    "with `strict=True` as a replacement.\n"
+    "- `callback_iter` is deprecated. It will be removed in a future major release.\n"
+    "- Parameter names for `flatten` and `prepend` have been changed.\n\n"
+    "## 10.0.0\n\n- `batched` now yields tuples.\n"
+)
+
+
+async def test_asked_what_to_use_instead_the_successor_of_the_removed_code_answers(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "After upgrading, a helper that did more_itertools.zip_equal(names, values) to catch "
+        "length mismatches now dies with AttributeError. What am I supposed to use instead?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Version History", MORE_ITERTOOLS_NOTES)])
+    assert pick.found and pick.best is not None
+    assert "strict=True" in pick.best.passage.quote
+    # (asked nothing about a replacement, the same passage is no answer for it alone)
+    asked = "After upgrading, zip_equal(names, values) dies. How long are the names allowed to be?"
+    pick = await _pick(engine, asked, [source("S1", "Version History", MORE_ITERTOOLS_NOTES)])
+    assert not pick.found
+
+
 BACKEND_OPTIONS = (
     "## Backend specific options\n\n"
     "The asyncio backend accepts the `debug`, `loop_factory` and `use_uvloop` options.\n\n"
