@@ -233,6 +233,41 @@ def is_changelog(sentence: str) -> bool:
 _BARE_LINK: Final = re.compile(r"\W*<?(?:https?://|www\.)\S+?>?\W*")
 
 
+_SMALL_WORDS: Final = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "vs",
+        "via",
+        "with",
+    ]
+)
+
+
+def _is_title(shown: str) -> bool:
+    """Is the line a title (every word but the small ones capitalised, no closing stop):
+    "Tour of Python Itertools (Alternate)", not "Python 3.9 support was dropped"?"""
+    text = shown.strip()
+    if not text or text[-1] in ".!?:;," or "`" in text:
+        return False
+    tokens = re.findall(r"[A-Za-z][\w'-]*", text)
+    content = [t for t in tokens if t.lower() not in _SMALL_WORDS]
+    return len(content) >= 3 and all(t[0].isupper() for t in content)
+
+
 def answerable(sentence: str) -> bool:
     """Could this sentence state an answer? (Not a heading, byline, label, table fragment,
     import, code prompt or markup with few words.)"""
@@ -255,6 +290,8 @@ def answerable(sentence: str) -> bool:
     n = len(words(shown))
     if n < MIN_WORDS or n > MAX_WORDS:
         return False
+    if _is_title(shown):
+        return False  # "Real-World Python More Itertools": a page's title in a list of links
     label = _LABEL.match(sentence)
     if label and len(words(plain(sentence[label.end() - 1 :]))) < MIN_WORDS:
         return False  # "**Author(s)**: Jane Doe", "Type: Standards Track"

@@ -98,6 +98,11 @@ def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
     # a directive's kind and target written out ("Setting" from ``.. setting::``) states nothing
     assert not answerable("Setting task_allow_error_cb_on_chord_header")
     assert answerable("Setting task_acks_late makes the worker acknowledge after the task runs.")
+    # a title in a list of links (the link itself dropped at ingestion) states nothing
+    assert not answerable("Real-World Python More Itertools")
+    assert not answerable("Tour of Python Itertools (Alternate)")
+    assert answerable("Python 3.9 support was dropped, since it went EOL on 2025-10-31")
+    assert answerable("Yo, I heard you like decorators")
 
 
 def test_a_long_code_block_shows_the_statement_it_raises() -> None:
