@@ -900,7 +900,30 @@ def _yes_or_no(question: str, choice: Choice) -> str:
         return "No:"  # "Is that still the way to do it?" / "Passing "self" is deprecated."
     if not has_negation(passage) and _points_elsewhere(passage, question):
         return ""  # the sentence, as it stands, says who does it
+    if _ASKS_DIFFERENCE.search(question):
+        return _alike_or_not(question, plain(passage))
     return "No:" if _denies(passage) != _denies(asked) else "Yes:"
+
+
+def _alike_or_not(question: str, passage: str) -> str:
+    """Asked whether two things differ (or are the same), the passage answers only by saying
+    how alike they are: "… `batched` is an alias of `itertools.batched`" is "No:" to "Is it
+    any different …?"; "For Python 3.12 and above, use `itertools.batched` instead." is
+    neither."""
+    same = _SAYS_SAME.search(passage) is not None
+    if not same and _SAYS_DIFFERENT.search(passage) is None:
+        return ""
+    says_same = same != has_negation(passage)  # "is not the same as", "does not differ"
+    asks_same = _SAYS_SAME.search(question) is not None
+    return "Yes:" if says_same == asks_same else "No:"
+
+
+# Asked whether two things differ: a passage says yes or no only by saying how alike they are.
+_ASKS_DIFFERENCE: Final = re.compile(
+    r"\bdiffer(?:s|ent|ence)?\b|\bthe\s+same\s+(?:as|thing)\b|\bidentical\b|\bequivalent\b", re.I
+)
+_SAYS_SAME: Final = re.compile(r"\b(?:same|alias(?:es|ed)?|identical|equivalent)\b", re.I)
+_SAYS_DIFFERENT: Final = re.compile(r"\b(?:differ\w*|unlike|distinct)\b", re.I)
 
 
 # "… you can use [Hishel](…) for HTTPX.": another package does what was asked of this one.

@@ -552,6 +552,26 @@ def test_a_second_links_label_is_its_title_as_a_reader_sees_it() -> None:
         ),
         ("Does httpx cache responses?", "You can use `hishel` to cache responses.", 0.9, ""),
         ("Can I use the stat reloader?", "You can use the `stat` reloader instead.", 0.9, "Yes:"),
+        # asked whether two things differ, a passage not saying how alike they are says
+        # neither (more-itertools' changelog)
+        (
+            "Is more_itertools.batched actually any different from itertools.batched?",
+            "For Python 3.12 and above, use `itertools.batched` instead.",
+            0.9,
+            "",
+        ),
+        (
+            "Is more_itertools.batched any different from itertools.batched?",
+            "On Python 3.12 and above, `batched` is an alias of `itertools.batched`.",
+            0.9,
+            "No:",
+        ),
+        (
+            "Is `Form` the same as `BaseForm`?",
+            "`Form` differs from `BaseForm` in two ways.",
+            0.9,
+            "No:",
+        ),
         # uvicorn's docs: two options that do not go together
         (
             "Can I use --workers together with --reload?",
