@@ -18,7 +18,7 @@ from typing import Final, NamedTuple
 from backend.reasoning.models import Source
 from backend.reasoning.offline.claims import LEANS_ON_CONTEXT
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.text import part_stems, split_sentences, words
+from backend.reasoning.offline.text import part_stems, split_sentences, word_set, words
 from marsa_common.text import RELEASE_HEADING
 
 MAX_WINDOW: Final = 3
@@ -233,28 +233,7 @@ def is_changelog(sentence: str) -> bool:
 _BARE_LINK: Final = re.compile(r"\W*<?(?:https?://|www\.)\S+?>?\W*")
 
 
-_SMALL_WORDS: Final = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "vs",
-        "via",
-        "with",
-    ]
-)
+_SMALL_WORDS: Final = word_set("a an and as at by for from in into of on or the to vs via with")
 
 
 def _is_title(shown: str) -> bool:

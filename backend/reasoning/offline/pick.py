@@ -66,6 +66,7 @@ from backend.reasoning.offline.question import (
     names_counted,
     names_wanted_type,
     needs_value,
+    passes_keyword,
 )
 from backend.reasoning.offline.sections import section_passages
 from backend.reasoning.offline.synonyms import (
@@ -732,10 +733,9 @@ def _names_successor(passage: Passage, question: str) -> bool:
     offered = [c for c in re.findall(r"`([^`]+)`", text) if not names_code(question, c)]
     if not offered:
         return False
-    paragraph = _paragraph(passage)
     return any(
         _gone_named(sentence, named) or _gone_named(sentence, named, said=_REPLACED)
-        for sentence in re.split(r"(?<=[.!?])\s+|\n", paragraph)
+        for sentence in split_sentences(_paragraph(passage))
     )
 
 
@@ -1210,19 +1210,12 @@ _ASKS_WHAT_TO_PASS: Final = re.compile(
     r"(?:\w+\s+)?(?:to\s+)?pass\b(?!\s+(?:as|for)\b)",
     re.I,
 )
-# a keyword argument written alone in code: "Pass `override=True` to override …"
-_KEYWORD_WRITTEN: Final = re.compile(r"`([a-z_]\w*)\s*=(?!=)[^`\s][^`]*`")
 
 
 def _passes_keyword(question: str, passage: str) -> bool:
     """Asked what to pass, does the passage pass a keyword argument the question does not
     name ("Pass `override=True` to override existing variables.")?"""
-    if not _ASKS_WHAT_TO_PASS.search(question):
-        return False
-    said = question.lower()
-    named = [m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage)]
-    named += [m.group(1) for m in _KEYWORD_WRITTEN.finditer(passage)]
-    return any(name.lower() not in said for name in named)
+    return bool(_ASKS_WHAT_TO_PASS.search(question)) and passes_keyword(passage, question.lower())
 
 
 def _lead_in_end(passage: Passage) -> int:

@@ -785,6 +785,18 @@ _ARGUMENT_KINDS: Final = frozenset(stem(w) for w in ("argument", "parameter", "k
 KEYWORD_ARGUMENT: Final = re.compile(r"\w\((?:[^()]*,)?\s*([a-z_]\w*)\s*=(?!=)")
 
 
+# … or written alone: "Pass `override=True` to override existing variables."
+_KEYWORD_WRITTEN: Final = re.compile(r"`([a-z_]\w*)\s*=(?!=)[^`\s][^`]*`")
+
+
+def passes_keyword(passage: str, said: str) -> bool:
+    """Does the passage pass a keyword argument that ``said`` (the question, lower-cased)
+    does not name?"""
+    named = [m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage)]
+    named += [m.group(1) for m in _KEYWORD_WRITTEN.finditer(passage)]
+    return any(name.lower() not in said for name in named)
+
+
 def asks_for_argument(asked: Asked) -> bool:
     """Does the question ask which argument, parameter or keyword ("which constructor
     argument raises that number?")?"""
@@ -804,10 +816,8 @@ def names_wanted_type(asked: Asked, passage: str, question: str) -> bool:
     if wants & _CHARACTER_WORDS:  # "which character separates …": a character, shown or named
         found = _CHARACTER.findall(passage)
         return any(c.lower() not in said for c in found)
-    if asks_for_argument(asked):  # "which constructor argument …": `PoolManager(num_pools=50)`
-        passed = (m.group(1) for m in KEYWORD_ARGUMENT.finditer(passage))
-        if any(name.lower() not in said for name in passed):
-            return True
+    if asks_for_argument(asked) and passes_keyword(passage, said):
+        return True  # "which constructor argument …": `PoolManager(num_pools=50)`
     if wants & _MEMBER_WORDS:  # "Which loop attribute …?": "`loop.index0`: …"
         asked_words = set(re.findall(r"[a-z_]\w*", said))
         for owner, member in _MEMBER.findall(passage):
