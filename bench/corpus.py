@@ -351,6 +351,20 @@ CORPORA = {
         docs="docs",
         skip=("reference/", "change_log/", "changelog.md"),
     ),
+    "jsonschema": Corpus(
+        package="jsonschema",
+        version="4.26.0",  # reStructuredText; five prose pages, the rest autodoc stubs
+        sha256="0c26707e2efad8aa1bfc5b7ce170f3fccc2e4918ff85989ba9ffa9facb2be326",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
+    "invoke": Corpus(
+        package="invoke",
+        version="3.0.3",  # reStructuredText under sites/docs; api/ pages are autodoc stubs
+        sha256="437b6a622223824380bfb4e64f612711a6b648c795f565efc8625af66fb57f0c",
+        docs="sites/docs",
+        suffixes=(".rst",),
+    ),
 }
 
 

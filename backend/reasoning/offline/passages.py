@@ -117,6 +117,7 @@ class _Sentence:
     lead_in: bool  # ends with ':' (introduces what follows)
     usable: bool
     goes_on: bool = False  # the rest of a sentence a code block interrupted: no passage starts here
+    bare: bool = False  # a noun phrase its list's lead-in lists: read only with its list
 
 
 def breaks_between(text: str) -> bool:
@@ -129,6 +130,7 @@ def sentences_of(source: Source) -> list[_Sentence]:
     found: list[_Sentence] = []
     position = 0
     text = source.text
+    led = False  # the last sentence outside a list ends with ':' (it leads the list after it)
     for sentence in split_sentences(text):
         start = text.find(sentence, position)
         if start < 0:
@@ -136,24 +138,95 @@ def sentences_of(source: Source) -> list[_Sentence]:
         end = start + len(sentence)
         position = end
         stripped = sentence.rstrip()
+        item = _item_of(text, start)
+        if item < 0:
+            led = stripped.endswith(":")
+        # A bare noun phrase, one of the things its list's lead-in lists, is no statement:
+        # "the value of a variable is the first of: - Value of that variable in the `.env`
+        # file." reads only with its list.
+        bare = item >= 0 and led and _bare_item(text, item, sentence)
         found.append(
             _Sentence(
                 text=sentence,
                 start=start,
                 end=end,
-                item=_item_of(text, start),
+                item=item,
                 lead_in=stripped.endswith(":"),
                 usable=answerable(sentence)
                 and not _in_table(text, start)
                 # (a bare condition is a statement neither as a list item nor as the lead-in
                 # to code: "When nginx handles SSL and forwards to Gunicorn:" shows with it)
-                and not (
-                    (_item_of(text, start) >= 0 or stripped.endswith(":")) and clause_only(sentence)
-                ),
+                and not ((item >= 0 or stripped.endswith(":")) and clause_only(sentence))
+                and not bare,
                 goes_on=_continues_code(text, start, sentence),
+                bare=bare,
             )
         )
     return found
+
+
+def bare_list_item(source: Source, sentence: str) -> bool:
+    """Is the sentence, where the source has it, only a noun phrase of a list (see
+    :func:`sentences_of`)? Not a finding a reader can take on its own."""
+    wanted = sentence.strip()
+    return any(s.bare and s.text.strip() == wanted for s in sentences_of(source))
+
+
+# Words that make a clause of a phrase: an auxiliary or modal, a subject pronoun.
+_CLAUSE_WORDS: Final = word_set(
+    "is are was were be been being am has have had do does did can could will would shall "
+    "should may might must it they you we he she i there isn aren doesn don didn wasn won "
+    "shouldn"
+)
+# Words a verb takes as its object's first word ("returns the …", "parametrizes all …").
+_OBJECT_OPENERS: Final = word_set(
+    "the a an your its their this that these those all each every some any no it them you to"
+)
+MAX_PHRASE_WORDS: Final = 15
+# Verbs an instruction opens with ("Use `dict` for TOML tables.", "Commit, and send a Pull
+# Request."): a statement, not a noun phrase.
+_INSTRUCTIONS: Final = word_set(
+    "use add set run install create make check commit send call pass import define write "
+    "read open close start stop enable disable configure remove delete replace change update "
+    "see note ensure avoid keep put give get return register mount wrap apply choose select "
+    "specify provide include exclude follow try turn switch source clone fork build test "
+    "deploy generate copy move edit store save load raise catch handle skip ignore upgrade "
+    "downgrade restart reload point prefer"
+)
+# An item that opens with a term it defines: "- `max_age` - Session expiry time …", "- **Decline**
+# (…): …", "- Cancel: …" (the entry of a definition list, an answer as it stands).
+_TERM_ITEM: Final = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+(?:[`*\[]|[^\n]*?(?:[ \t][-–—][ \t]|:))", re.M
+)
+
+
+def _bare_item(text: str, item: int, sentence: str) -> bool:
+    """Is the sentence a list item that is only a noun phrase, one of the things its lead-in
+    lists (no term it defines, no number: "Maximum 100 items per response" is a value)?"""
+    return (
+        _TERM_ITEM.match(text, item) is None
+        and not any(ch.isdigit() for ch in sentence)
+        and verbless(sentence)
+    )
+
+
+def verbless(sentence: str) -> bool:
+    """Is the sentence a bare noun phrase ("The `HATCH_INDEX_USER` environment variable.",
+    "Value of that variable in the `.env` file.")? A guess without a tagger: no auxiliary,
+    modal or subject pronoun, no imperative opening ("Source the file …"), and no word
+    ending like a verb ("-s", "-ed") followed by an object's first word."""
+    shown = re.sub(r"`[^`]*`", " code ", plain(sentence))
+    said = [w.lower() for w in re.findall(r"[A-Za-z]+", shown)]
+    if not said or len(said) > MAX_PHRASE_WORDS or _CLAUSE_WORDS & set(said):
+        return False
+    if said[0] in _INSTRUCTIONS or (
+        len(said) > 1 and said[0] not in _OBJECT_OPENERS and said[1] in _OBJECT_OPENERS
+    ):
+        return False  # "Use `dict` for TOML tables.", "Source the file in `~/.zshrc`."
+    return not any(
+        re.search(r"(?:[^s]s|ed)$", w) and nxt in _OBJECT_OPENERS
+        for w, nxt in zip(said, said[1:], strict=False)
+    )
 
 
 # A list item that is only the condition of what its lead-in says ("Starlette uses a thread

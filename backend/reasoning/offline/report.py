@@ -28,7 +28,7 @@ from backend.reasoning.offline.answer import Answer, direct_answer
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import answerable
+from backend.reasoning.offline.passages import answerable, bare_list_item
 from backend.reasoning.offline.question import analyse, asking_part
 from backend.reasoning.offline.text import content_stems, split_sentences
 from marsa_common.text import MIN_QUOTE_WORDS
@@ -177,6 +177,7 @@ def write(
         and c not in disputed
         and _complete(c.text)
         and not _cut_where_a_chunk_began(c, registry.sources)
+        and not _only_listed(c, registry.sources)
         and not (answer.passage and c.text in answer.passage.quote)
     ]
     sections = _sections(plan, findings)
@@ -256,6 +257,15 @@ def _cut_where_a_chunk_began(claim: Claim, sources: dict[str, Source]) -> bool:
         ):
             return True
     return False
+
+
+def _only_listed(claim: Claim, sources: dict[str, Source]) -> bool:
+    """Is the claim a noun phrase of a list ("Value of that variable in the `.env` file."),
+    which says nothing without the list's lead-in?"""
+    return any(
+        (source := sources.get(sid)) is not None and bare_list_item(source, claim.text)
+        for sid in claim.source_ids
+    )
 
 
 def _closes_unopened(text: str) -> bool:

@@ -830,6 +830,36 @@ def test_a_bare_condition_is_no_statement_without_its_list_or_its_code() -> None
     )
 
 
+def test_a_bare_noun_phrase_item_is_no_statement_without_its_list() -> None:
+    text = (
+        "With `load_dotenv(override=True)` or `dotenv_values()`, the value of a variable is "
+        "the first of the values defined in the following list:\n\n"
+        "- Value of that variable in the `.env` file.\n"
+        "- Value of that variable in the environment.\n"
+        "- Default value, if provided.\n\n"
+        "The username is derived from the following sources, in order of precedence:\n\n"
+        "- The `--user` / `-u` cli option.\n"
+        "- The `HATCH_INDEX_USER` environment variable.\n"
+        "- Use `__token__` when nothing else is set.\n"
+        "- It's not possible to pickle the request object.\n"
+        "- Maximum 100 items per response\n"
+        "- `max_age` - Session expiry time in seconds.\n"
+        "- Decline: User explicitly declined the request\n"
+    )
+    found = passages(source("S1", "Config", text))
+    alone = [p.text for p in found if len(p.sentences) == 1 and not p.is_code]
+    for phrase in ("Value of that variable", "Default value", "The `HATCH_INDEX_USER`"):
+        assert not any(t.startswith(phrase) for t in alone), (phrase, alone)
+    # ... the list with its lead-in says it
+    listed = [p.quote for p in found if p.is_list]
+    assert any("- Value of that variable in the `.env` file." in q for q in listed)
+    assert any("- The `HATCH_INDEX_USER`" in q for q in listed)
+    # an instruction, a clause, a value and a defined term stand alone
+    standing = ("Use `__token__`", "It's not possible", "Maximum 100", "`max_age` -", "Decline:")
+    for statement in standing:
+        assert any(t.startswith(statement) for t in alone), (statement, alone)
+
+
 def test_a_blank_line_between_two_lines_shown_stays() -> None:
     text = (
         "If you want to retry just one call, wrap it in a caller like this:\n\n```python\n"

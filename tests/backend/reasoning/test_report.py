@@ -1396,3 +1396,22 @@ async def test_an_ask_answered_by_another_asks_passage_is_not_called_unanswered(
     assert report.answer_found
     assert "cached by default for `10` seconds" in report.answer
     assert "keeps a resolved address in its DNS cache table" not in report.answer
+
+
+async def test_a_noun_phrase_of_a_list_is_no_finding_of_its_own(engine: OfflineEngine) -> None:
+    text = (
+        "python-dotenv reads key-value pairs from a `.env` file and can set them as "
+        "environment variables.\n\n"
+        "python-dotenv can interpolate variables using POSIX variable expansion.\n\n"
+        "With `load_dotenv(override=True)` or `dotenv_values()`, the value of a variable is "
+        "the first of the values defined in the following list:\n\n"
+        "- Value of that variable in the `.env` file.\n"
+        "- Value of that variable in the environment.\n"
+        "- Default value, if provided.\n"
+        "- Empty string.\n"
+    )
+    question = "Can a value in my .env file refer to another variable?"
+    _, report = await _run(engine, question, [source("S1", "python-dotenv", text)])
+    body = _body(report.markdown)
+    assert not any(line.lstrip("- ").startswith("Value of that variable") for line in body), body
+    assert not report.answer.split(":", 1)[-1].lstrip().startswith("Value of that variable")
