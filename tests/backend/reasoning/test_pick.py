@@ -690,20 +690,6 @@ DOTENV_NOTES = (
     "- Cache the parsed result for empty `.env` files so repeated `dotenv_values`/"
     "`load_dotenv` calls no longer re-read the file."
 )
-DOTENV_EXPANSION = (  # python-dotenv 1.2.4's docs/index.md, cut short
-    "## Getting started\n\n"
-    "- **Not override** existing environment variables (`override=False`). Pass "
-    "`override=True` to override existing variables.\n\n"
-    "### Variable expansion\n\n"
-    "python-dotenv can interpolate variables using POSIX variable expansion.\n\n"
-    "With `load_dotenv(override=True)` or `dotenv_values()`, the value of a variable is the "
-    "first of the values defined in the following list:\n\n"
-    "- Value of that variable in the `.env` file.\n- Value of that variable in the "
-    "environment.\n- Default value, if provided.\n- Empty string.\n\n"
-    "The function `dotenv_values` works more or less the same way as `load_dotenv`, except "
-    "it doesn't touch the environment, it just returns a `dict` with the values parsed from "
-    "the `.env` file."
-)
 DOTENV_QUESTION = (
     "My shell already exports DATABASE_URL, but I want the value from my .env file to win "
     "when I call load_dotenv. What do I pass?"
@@ -724,20 +710,13 @@ async def test_a_deed_no_longer_done_denies_only_a_question_about_that_deed(
     assert pick.denial is None
 
 
-async def test_asked_what_to_pass_a_keyword_argument_shown_answers(
-    engine: OfflineEngine,
-) -> None:
+def test_asked_what_to_pass_a_keyword_argument_shown_answers() -> None:
     assert _passes_keyword(DOTENV_QUESTION, "Pass `override=True` to override variables.")
     assert _passes_keyword("What should I pass?", "Call `connect(timeout=5)`.")
     # (one the question names already, or asked for the value of one it names)
     assert not _passes_keyword("What do I pass besides override=True?", "Pass `override=True`.")
     assert not _passes_keyword("What can I pass as the timeout?", "Use `timeout=5`.")
     assert not _passes_keyword("What does it return?", "Pass `override=True`.")
-    pick = await _pick(engine, DOTENV_QUESTION, [source("S1", "python-dotenv", DOTENV_EXPANSION)])
-    ranked = [c.passage.quote for c in pick.ranked or []]
-    passing = ranked.index("Pass `override=True` to override existing variables.")
-    listed = next(i for i, q in enumerate(ranked) if "- Value of that variable in the env" in q)
-    assert passing < listed
 
 
 MORE_ITERTOOLS_NOTES = (  # more-itertools 11.2.1's docs/versions.rst, cut short
