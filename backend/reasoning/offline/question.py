@@ -697,13 +697,29 @@ _NOT_A_TYPE: Final = word_set(
 )
 
 
+# "Is there an environment variable that does the same as -f?", "Is there a flag to …": a
+# thing of a kind a program names, asked for by whether one exists (the kind's words, then
+# what it should do)
+_IS_THERE: Final = re.compile(
+    r"\b(?:is|are)\s+there\s+(?:a|an|any|some)\s+(?P<words>(?:[a-z][a-z-]*\s+){0,2}?"
+    r"(?:flags?|options?|settings?|switch(?:es)?|variables?|functions?|methods?|hooks?|"
+    r"decorators?|signals?|parameters?|arguments?|keywords?|attributes?|properties|property|"
+    r"class(?:es)?|exceptions?|commands?|subcommands?|callbacks?|headers?|fields?|events?|"
+    r"extras?|markers?|fixtures?|loggers?|helpers?|keys?|plugins?|backends?))"
+    r"\s+(?:that|which|to|for|i|we|you|in|on|with|like)\b",
+    re.I,
+)
+
+
 def wanted_type(question: str) -> tuple[str, ...]:
     """The words naming the kind of thing a "which/what …" question asks for: "Which logger
     ends up …" → ("logger", "ends"), "which environment variable wins" → ("environment",
-    "variable", "wins"); () when the question word is followed by a verb or pronoun."""
+    "variable", "wins"); () when the question word is followed by a verb or pronoun. "Is
+    there an environment variable that …?" asks for one too: ("environment", "variable")."""
     match = _WHICH.search(question)
     if not match:
-        return ()
+        there = _IS_THERE.search(question)
+        return tuple(there.group("words").lower().split()) if there else ()
     out: list[str] = []
     for word in match.group("words").lower().split():
         if word in _NOT_A_TYPE:

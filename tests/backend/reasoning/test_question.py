@@ -1040,3 +1040,15 @@ def test_a_call_made_without_giving_a_value_asks_for_its_default() -> None:
     )
     assert asked.about_default and "default" in asked.terms
     assert not analyse("What name does create_index give the index?").about_default
+
+
+def test_asked_whether_there_is_a_named_kind_of_thing_wants_one() -> None:
+    question = "Is there an environment variable that does the same as -f?"
+    asked = analyse(question)
+    assert asked.wants == ("environment", "variable")
+    said = "You may instead use the `INVOKE_RUNTIME_CONFIG` environment variable."
+    assert names_wanted_type(asked, said, question)
+    assert not names_wanted_type(asked, "Runtime configuration file given to `-f`.", question)
+    # a way, a reason or a limit is no kind of name
+    assert analyse("Is there a way to run tasks in parallel?").wants == ()
+    assert analyse("Is there a limit on the number of retries?").wants == ()
