@@ -479,6 +479,12 @@ def _passage_per_ask(
         ):
             merged = True  # one premise, denied once ("WSGI support has been dropped, …")
             continue
+        if answered.lead != DENIED and any(parts[k].lead == DENIED for k in held):
+            # The passage that denied an earlier ask's premise answers this ask too: the
+            # question rests on that premise, and the denial stands ("Since the email format
+            # does full RFC 5322 validation, why …? Which strictness option am I missing?")
+            merged = True
+            continue
         if answered.lead != DENIED and held:
             # A passage holding an earlier one whole ("Werkzeug will detect and use them …"
             # and the list of them, for "Which ones?") answers both asks in its place.

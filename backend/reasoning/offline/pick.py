@@ -2036,8 +2036,12 @@ def _denial(
     most of its words) saying the thing asked about does not exist, is not supported or was
     removed, for a question that takes it for granted."""
     if asked.kind == "why":
+        # what the ask takes for granted, or what the scene states first ("Since the email
+        # format does full RFC 5322 validation, why does …?" / "… only provides a sanity
+        # check, not full RFC 5322 validation")
         why = _why_premise(question)
-        return _premise_denial(question, scored, idf, why) if why else None
+        denied = _premise_denial(question, scored, idf, why) if why else None
+        return denied or _premise_denial(question, scored, idf)
     if asked.kind == "yes_no":
         # "We turned on decode_responses=True …. Do we also need to tell the worker?": code
         # the scene takes for granted, said not to be supported ("the `decode_responses=True`

@@ -1415,3 +1415,29 @@ async def test_a_noun_phrase_of_a_list_is_no_finding_of_its_own(engine: OfflineE
     body = _body(report.markdown)
     assert not any(line.lstrip("- ").startswith("Value of that variable") for line in body), body
     assert not report.answer.split(":", 1)[-1].lstrip().startswith("Value of that variable")
+
+
+JSONSCHEMA_EMAIL = (  # jsonschema 4.26.0's docs/validate.rst, cut short
+    "## Validating Formats\n\n"
+    "Since in most cases \"validating\" an email address is an attempt instead to confirm "
+    "that mail sent to it will deliver to a recipient, and that that recipient is the correct "
+    "one the email is intended for, and since many valid email addresses are in many places "
+    "incorrectly rejected, and many invalid email addresses are in many places incorrectly "
+    "accepted, the `email` format keyword only provides a sanity check, not full RFC 5322 "
+    "validation. The same applies to the `idn-email` format.\n\n"
+    "If you indeed want a particular well-specified set of emails to be considered valid, you "
+    "can use `FormatChecker.checks` to provide your specific definition.\n"
+)
+
+
+async def test_a_why_question_whose_opening_premise_the_sources_deny_is_denied(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "Since the email format does full RFC 5322 validation, why does something like "
+        '"a@b" get through? Which strictness option am I missing?'
+    )
+    _, report = await _run(engine, question, [source("S1", "Schema Validation", JSONSCHEMA_EMAIL)])
+    assert not report.answer_found
+    assert report.answer.startswith("The sources contradict the question's premise:")
+    assert "not full RFC 5322 validation" in report.answer
