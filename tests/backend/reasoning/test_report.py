@@ -1419,7 +1419,7 @@ async def test_a_noun_phrase_of_a_list_is_no_finding_of_its_own(engine: OfflineE
 
 JSONSCHEMA_EMAIL = (  # jsonschema 4.26.0's docs/validate.rst, cut short
     "## Validating Formats\n\n"
-    "Since in most cases \"validating\" an email address is an attempt instead to confirm "
+    'Since in most cases "validating" an email address is an attempt instead to confirm '
     "that mail sent to it will deliver to a recipient, and that that recipient is the correct "
     "one the email is intended for, and since many valid email addresses are in many places "
     "incorrectly rejected, and many invalid email addresses are in many places incorrectly "
