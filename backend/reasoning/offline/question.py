@@ -705,7 +705,9 @@ _IS_THERE: Final = re.compile(
     r"(?:flags?|options?|settings?|switch(?:es)?|variables?|functions?|methods?|hooks?|"
     r"decorators?|signals?|parameters?|arguments?|keywords?|attributes?|properties|property|"
     r"class(?:es)?|exceptions?|commands?|subcommands?|callbacks?|headers?|fields?|events?|"
-    r"extras?|markers?|fixtures?|loggers?|helpers?|keys?|plugins?|backends?))"
+    r"extras?|markers?|fixtures?|loggers?|helpers?|keys?|plugins?|backends?|validators?|"
+    r"converters?|middlewares?|renderers?|processors?|filters?|directives?|modules?|"
+    r"packages?|librar(?:y|ies)|tools?))"
     r"\s+(?:that|which|to|for|i|we|you|in|on|with|like)\b",
     re.I,
 )

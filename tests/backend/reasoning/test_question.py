@@ -1049,6 +1049,10 @@ def test_asked_whether_there_is_a_named_kind_of_thing_wants_one() -> None:
     said = "You may instead use the `INVOKE_RUNTIME_CONFIG` environment variable."
     assert names_wanted_type(asked, said, question)
     assert not names_wanted_type(asked, "Runtime configuration file given to `-f`.", question)
+    assert analyse("Is there a ready-made validator for capping a string's length?").wants == (
+        "ready-made",
+        "validator",
+    )
     # a way, a reason or a limit is no kind of name
     assert analyse("Is there a way to run tasks in parallel?").wants == ()
     assert analyse("Is there a limit on the number of retries?").wants == ()
