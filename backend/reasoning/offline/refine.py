@@ -8,10 +8,11 @@
   the question's key terms that sentence does not already contain ("Christopher Nolan
   born"), or, when that sentence holds them all, every key term the question asks beyond its
   own names: a follow-up is never a bare name. A date, year or number is never a bridge
-  ("June", "2010"). A second source gives a name only if it ranks within
-  :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose best sentence holds every
-  term it asked about is answered, and no further hop is built (at most :data:`MAX_HOPS`
-  hops). Simple and list questions get bridges too: they may hide one.
+  ("June", "2010"), nor a word the sources capitalise only where a line, sentence or label
+  opens ("Caution:", "Optionally, …", "**Added** in 2.1"). A second source gives a name
+  only if it ranks within :data:`BRIDGE_SOURCE_SHARE` of the first. A bridge hop whose best
+  sentence holds every term it asked about is answered, and no further hop is built (at
+  most :data:`MAX_HOPS` hops). Simple and list questions get bridges too: they may hide one.
 * **Retries** (comparisons): a compared entity that no source mentions is searched on its own
   (the planner checked it is a name, not a date or a cut-off phrase).
 * **Expansion**: when at least :data:`UNVERIFIABLE_SHARE` of the verdicts are unverifiable,
@@ -161,6 +162,8 @@ def bridge_entities(
                 and not any(mentions(name, e) for e in plan.entities)
                 and usable_name(name)
                 and not _common_word(name, sentence, lowered)
+                and not _only_opens(name, sources)
+                and not name.rstrip().endswith("-")
             ):
                 names_in_plan.add(name.lower())
                 own = set(words(name))
@@ -247,6 +250,30 @@ def _common_word(name: str, sentence: str, texts: str) -> bool:
         return True
     after = re.match(rf"{re.escape(name)}\s+(\w+)", opened)
     return after is not None and after.group(1).lower() in _OBJECT_OPENERS
+
+
+# Where a capitalised word opens something: a line (after its list, heading or emphasis
+# marks), a sentence, or a label ("Note:", "**Added**")
+_OPENING: Final = r"\n[ \t>*#_|+-]*(?:\d+[.)]\s+)?|[.!?:]\s+[*_]*"
+
+
+def _only_opens(name: str, sources: list[Source]) -> bool:
+    """Is a one-word "name" capitalised only where a line, sentence or label opens ("Perform
+    …", "Optionally, …", "Caution:", "Added in 2.1")? A proper name is capitalised inside a
+    sentence too ("… written in Python"); a common word only where it opens one."""
+    word = name.strip()
+    if " " in word or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", word):
+        return False  # (an acronym or a CamelCase name is a name wherever it stands)
+    if any(re.search(rf"\b{word}\b", s.title) for s in sources):
+        return False  # a page titled with it is about it
+    texts = "\n".join(s.text for s in sources)
+    if re.search(rf"\b{word}(?:\s+(?:is|was|are|were)\b|,\s+(?:a|an|the)\s|\s+\()", texts):
+        return False  # a sentence defining it: "Inception, a film about …", "Rugrats is …"
+    at = [m.start() for m in re.finditer(rf"(?<![\w.-]){re.escape(word)}(?![\w-])", texts)]
+    if not at:
+        return False
+    opening = re.compile(rf"(?:{_OPENING})$")
+    return all(opening.search(("\n" + texts)[max(0, i - 11) : i + 1]) for i in at)
 
 
 def _written_lower(name: str, texts: str) -> bool:

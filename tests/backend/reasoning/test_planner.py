@@ -606,6 +606,43 @@ async def test_a_comparative_opening_a_sentence_is_no_bridge(engine: OfflineEngi
     assert "bridge: Larger" not in [sq.purpose for sq in new]
 
 
+@pytest.mark.parametrize(
+    ("text", "opener"),
+    [
+        # tenacity, huey, attrs, read as a new user would: "Follow-up: Depending",
+        # "Follow-up: Caution", "Follow-up: Optionally" had headed sections of findings
+        ("Depending on your workload, you may prefer threads to processes.", "Depending"),
+        ("Caution: processes cannot share state with each other.", "Caution"),
+        ("- **Added** in 2.1: a pool of greenlets.", "Added"),
+    ],
+)
+async def test_a_word_capitalised_only_where_a_line_or_sentence_opens_is_no_bridge(
+    engine: OfflineEngine, text: str, opener: str
+) -> None:
+    plan = await engine.plan("How many workers does the huey consumer start by default?", ["web"])
+    new = await engine.refine(plan, [source("S1", "notes.md", text, sub_query_ids=["q1"])], [], 1)
+    assert f"bridge: {opener}" not in [sq.purpose for sq in new]
+
+
+async def test_a_name_capitalised_inside_a_sentence_or_opening_a_page_is_still_a_bridge(
+    engine: OfflineEngine,
+) -> None:
+    # HotpotQA: a Wikipedia page opens on its own subject ("Rugrats is …"), and a name
+    # stands capitalised inside other sentences too ("… voice roles in "Rugrats" …")
+    plan = await engine.plan("Which network first aired the show Tara Strong voiced?", ["web"])
+    sources = [
+        source(
+            "S1",
+            "Tara Strong",
+            'Tara Strong has done voice roles in "Rugrats" and many other series.',
+            sub_query_ids=["q1"],
+        ),
+        source("S2", "Cartoons", "Rugrats ran for nine seasons.", sub_query_ids=["q1"]),
+    ]
+    bridges = [sq.purpose for sq in await engine.refine(plan, sources, [], 1)]
+    assert "bridge: Rugrats" in bridges
+
+
 async def test_a_page_title_its_text_never_uses_is_no_bridge(engine: OfflineEngine) -> None:
     plan = await engine.plan("Which requests does the middleware redirect?", ["web"])
     text = "# Introduction\n\nThe middleware redirects every plain http request to https."
