@@ -30,7 +30,7 @@ from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable, bare_list_item
 from backend.reasoning.offline.question import analyse, asking_part
-from backend.reasoning.offline.text import content_stems, split_sentences
+from backend.reasoning.offline.text import content_stems, mentions, split_sentences
 from marsa_common.text import MIN_QUOTE_WORDS
 
 MAX_CITES_PER_CLAIM: Final = 4
@@ -180,7 +180,7 @@ def write(
         and not _only_listed(c, registry.sources)
         and not (answer.passage and c.text in answer.passage.quote)
     ]
-    sections = _sections(plan, findings)
+    sections = _sections(plan, findings, registry.sources)
     if sections:
         lines += ["## Key findings", ""]
         mostly_alone = _mostly_unconfirmed(findings, by_claim)
@@ -400,18 +400,35 @@ def _by_quality(claims: list[Claim], sources: dict[str, Source]) -> list[Claim]:
     return sorted(claims, key=lambda c: -best(c))
 
 
-def _sections(plan: Plan, claims: list[Claim]) -> list[tuple[str, list[Claim]]]:
-    """Claims grouped under one heading per sub-query (in plan order, merged by heading)."""
+def _sections(
+    plan: Plan, claims: list[Claim], sources: dict[str, Source]
+) -> list[tuple[str, list[Claim]]]:
+    """Claims grouped under one heading per sub-query (in plan order, merged by heading). A
+    follow-up on a name that found no page about it (none titled with it: "Follow-up: Python"
+    in a library's docs) is no part of its own: what it found joins the question's."""
     sections: dict[str, list[Claim]] = {}
     for sq in plan.sub_queries:
         members = [c for c in claims if c.sub_query_id == sq.id]
         if members:
-            sections.setdefault(_heading(plan, sq), []).extend(members)
+            heading = _heading(plan, sq)
+            if sq.purpose.startswith("bridge: ") and not _found_its_page(sq, members, sources):
+                heading = _heading(plan, plan.sub_queries[0])
+            sections.setdefault(heading, []).extend(members)
     known = {sq.id for sq in plan.sub_queries}
     stray = [c for c in claims if c.sub_query_id not in known]
     if stray:
         sections.setdefault("Other findings", []).extend(stray)
     return list(sections.items())
+
+
+def _found_its_page(sq: SubQuery, claims: list[Claim], sources: dict[str, Source]) -> bool:
+    """Did a bridge follow-up find a page about its name (one titled with it)?"""
+    name = sq.purpose.removeprefix("bridge: ")
+    return any(
+        (source := sources.get(sid)) is not None and mentions(source.title, name)
+        for claim in claims
+        for sid in claim.source_ids
+    )
 
 
 def _heading(plan: Plan, sq: SubQuery) -> str:

@@ -1441,3 +1441,42 @@ async def test_a_why_question_whose_opening_premise_the_sources_deny_is_denied(
     assert not report.answer_found
     assert report.answer.startswith("The sources contradict the question's premise:")
     assert "not full RFC 5322 validation" in report.answer
+
+
+@pytest.mark.parametrize("title", ["Retry notes", "Python"])
+async def test_a_follow_up_heads_its_findings_only_when_it_found_a_page_about_its_name(
+    engine: OfflineEngine, title: str
+) -> None:
+    # tenacity, read as a new user would: "### Follow-up: Python" headed findings that came
+    # from the library's own pages, none about Python
+    from backend.reasoning.models import SubQuery
+
+    question = "How long does the library wait between two attempts by default?"
+    plan = await engine.plan(question, ["docs"])
+    bridge = SubQuery(
+        id="q9", text="Python wait attempts default", sources=["docs"], hop=2, purpose="x"
+    )
+    bridge.purpose = "bridge: Python"
+    plan = plan.model_copy(update={"sub_queries": [*plan.sub_queries, bridge]})
+    first = [plan.sub_queries[0].id]
+    sources = [
+        source(
+            "S1",
+            "Waiting",
+            "By default the library does not wait at all between two attempts. "
+            "A fixed wait of two seconds between attempts is set with `wait_fixed(2)`.",
+            sub_query_ids=first,
+        ),
+        source(
+            "S2",
+            title,
+            "Python programs that call remote services often need to retry failed calls. "
+            "An exponential wait doubles the pause after every failed attempt.",
+            sub_query_ids=["q9"],
+        ),
+    ]
+    claims = await engine.extract_claims(plan, sources)
+    verdicts = await engine.verify(claims, sources)
+    report = await engine.write_report(plan, claims, verdicts, sources)
+    assert "An exponential wait doubles the pause" in report.markdown
+    assert ("### Follow-up: Python" in report.markdown) == (title == "Python")
