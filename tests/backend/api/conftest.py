@@ -213,26 +213,45 @@ def corpus_server(home: Path, kind: str) -> Iterator[ApiServer]:
 
 
 # Package scope: a `marsa serve` takes 10-15 s to start (imports and three MCP
-# subprocesses), so the API modules share one per database kind.
-@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
+# subprocesses), so the API modules share one per role and database kind. The servers stay
+# up together until the package ends: a parametrized package fixture is set up again at
+# every change of parameter, and a worker given whole files (--dist loadfile) changes it in
+# every file (sqlite tests, then postgresql ones), which started 14 servers where 4 do.
+@pytest.fixture(scope="package")
+def _api_servers(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[[str, str], ApiServer]]:
+    """Start a server with the small tide corpus for a role and a database kind on first
+    use; the same one after."""
+    started: dict[tuple[str, str], ApiServer] = {}
+    with ExitStack() as stack:
+
+        def server(role: str, kind: str) -> ApiServer:
+            if (role, kind) not in started:
+                home = tmp_path_factory.mktemp(role)
+                started[role, kind] = stack.enter_context(corpus_server(home, kind))
+            return started[role, kind]
+
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
 def shared_server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ApiServer]:
+    request: pytest.FixtureRequest, _api_servers: Callable[[str, str], ApiServer]
+) -> ApiServer:
     """One server per database kind with the small tide corpus, for tests that add runs
     (each reading only its own) or read; tests that add documents use
     ``documents_server``, so no run's sources depend on which tests ran before it."""
-    with corpus_server(tmp_path_factory.mktemp("api"), request.param) as server:
-        yield server
+    return _api_servers("api", request.param)
 
 
-@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 def documents_server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ApiServer]:
+    request: pytest.FixtureRequest, _api_servers: Callable[[str, str], ApiServer]
+) -> ApiServer:
     """One server per database kind with the tide corpus, for tests that add documents
     (each with its own title) and look only at their own."""
-    with corpus_server(tmp_path_factory.mktemp("api-docs"), request.param) as server:
-        yield server
+    return _api_servers("api-docs", request.param)
 
 
 class Restartable:
