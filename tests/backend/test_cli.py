@@ -42,6 +42,24 @@ def notes(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A folder ingested once (a `marsa` process costs seconds) for the tests that only
+    search it: (the folder, the data directory)."""
+    root = tmp_path_factory.mktemp("searched")
+    folder = root / "notes"
+    (folder / "deep").mkdir(parents=True)
+    (folder / "tides.md").write_text("# Tides\nThe moon's gravity raises two tidal bulges.")
+    (folder / "deep" / "glaciers.txt").write_text("Glaciers flow downhill under their own weight.")
+    (folder / "dispatch.md").write_text(
+        "# Dispatch\n\nThe converter is backed by a [singledispatch](https://example.org/sd) "
+        "function and [red]keeps[/] its hooks in order.\n"
+    )
+    done = marsa("ingest", str(folder), data_dir=root / "data")
+    assert done.returncode == 0, done.stderr
+    return folder, root / "data"
+
+
 def test_ingest_reports_counts_and_names_the_file_it_could_not_read(
     notes: Path, tmp_path: Path
 ) -> None:
@@ -84,10 +102,10 @@ def test_ingest_lists_each_skipped_file_with_its_reason(notes: Path, tmp_path: P
 
 
 def test_search_hits_show_the_path_relative_to_the_ingested_folder(
-    notes: Path, tmp_path: Path
+    searched: tuple[Path, Path],
 ) -> None:
-    marsa("ingest", str(notes), data_dir=tmp_path / "data")
-    result = marsa("search", "glaciers flow downhill", "--json", data_dir=tmp_path / "data")
+    notes, data = searched
+    result = marsa("search", "glaciers flow downhill", "--json", data_dir=data)
     hit = json.loads(result.stdout)["results"][0]
     assert hit["relative_path"] == "deep/glaciers.txt"
     assert hit["source"] == str((notes / "deep" / "glaciers.txt").resolve())
@@ -121,16 +139,22 @@ def test_ingesting_again_adds_nothing(notes: Path, tmp_path: Path) -> None:
 
 
 def test_search_finds_an_ingested_document_through_the_mcp_server(
-    notes: Path, tmp_path: Path
+    searched: tuple[Path, Path],
 ) -> None:
-    marsa("ingest", str(notes / "tides.md"), data_dir=tmp_path / "data")
-    result = marsa("search", "why are there tides?", "--json", data_dir=tmp_path / "data")
+    notes, data = searched
+    log = data / "logs" / "docs.jsonl"
+
+    def searches() -> int:
+        lines = log.read_text().splitlines() if log.exists() else []
+        return sum(json.loads(line)["tool"] == "search_documents" for line in lines)
+
+    before = searches()
+    result = marsa("search", "why are there tides?", "--json", data_dir=data)
     assert result.returncode == 0, result.stderr
     payload = json.loads(result.stdout)
     assert payload["results"][0]["title"] == "Tides"
     assert payload["results"][0]["source"] == str((notes / "tides.md").resolve())
-    logs = (tmp_path / "data" / "logs" / "docs.jsonl").read_text().splitlines()
-    assert any(json.loads(line)["tool"] == "search_documents" for line in logs)
+    assert searches() == before + 1  # the server logged this search
 
 
 def test_search_with_no_hits_says_whether_the_store_is_empty(notes: Path, tmp_path: Path) -> None:
@@ -205,14 +229,10 @@ def test_servers_reports_a_server_that_cannot_be_reached_and_exits_non_zero(tmp_
     assert rows["docs"]["status"] == "up"
 
 
-def test_search_shows_square_brackets_in_a_document_as_written(tmp_path: Path) -> None:
-    doc = tmp_path / "dispatch.md"
-    doc.write_text(
-        "# Dispatch\n\nThe converter is backed by a [singledispatch](https://example.org/sd) "
-        "function and [red]keeps[/] its hooks in order.\n"
-    )
-    marsa("ingest", str(doc), data_dir=tmp_path / "data")
-    result = marsa("search", "what backs the converter?", data_dir=tmp_path / "data")
+def test_search_shows_square_brackets_in_a_document_as_written(
+    searched: tuple[Path, Path],
+) -> None:
+    result = marsa("search", "what backs the converter?", data_dir=searched[1])
     assert result.returncode == 0, result.stderr
     assert "[singledispatch](https://example.org/sd)" in result.stdout
     assert "[red]keeps[/]" in result.stdout
