@@ -36,7 +36,11 @@ _CLAUSE_SPLIT: Final = re.compile(
     rf"(?:{_AUX}|was|were|did)\b)"
     rf"|\s+and\s+(?=(?:how|why|what|when|where|which|who)\s+(?:[a-z]+\s+)?{_AUX}\b"
     r"|(?:how|why|what|when|where|which|who)\s+[a-z]+ed\b)"
-    r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)",
+    r"|,?\s+and\s+(?=(?:is|are|does|do|can|should|will|was|did)\s+(?:it|they|its)\b)"
+    # "… can the server keep sending progress on that token, and until when?"
+    r"|,\s+and\s+(?=(?:until|till|since|from)\s+when\b|for\s+how\s+long\b)"
+    # "…, and if product later insists on only the suggested titles, what do I add?"
+    r"|,\s+and\s+(?=(?:if|when|once)\s[^?,]{3,120},\s+(?:how|what|which|where|who)\b)",
     re.I,
 )
 # A part that asks: a question word or an auxiliary first, or a request ("List …", "Explain …")

@@ -150,3 +150,22 @@ def test_a_statement_before_the_ask_is_its_setting_not_an_ask() -> None:
     assert only.text == question
     # a part asking after its colon is an ask of its own
     assert len(asks("I want a cookie: which max_age do I give it; and what must I install?")) == 2
+
+
+def test_and_if_a_condition_then_an_ask_is_an_ask_of_its_own() -> None:
+    question = (
+        "Should I use a SelectField or a DataList for that, and if product later insists on "
+        "only the suggested titles, what do I add?"
+    )
+    assert [a.text for a in asks(question)] == [
+        "Should I use a SelectField or a DataList for that",
+        "If product later insists on only the suggested titles, what do I add?",
+    ]
+
+
+def test_until_when_is_an_ask_of_its_own() -> None:
+    first, second = asks(
+        "Once the result comes back, can the server keep sending progress on that token, "
+        "and until when?"
+    )
+    assert first.text.endswith("on that token") and second.text == "Until when?"
