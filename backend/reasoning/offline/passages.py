@@ -138,9 +138,14 @@ def sentences_of(source: Source) -> list[_Sentence]:
         end = start + len(sentence)
         position = end
         stripped = sentence.rstrip()
+        # (a paragraph that ends in a comma right before code leads into it as ':' does:
+        # "… should be changed from an (unordered) set to an ordered set," and the code)
+        leads = stripped.endswith(":") or (
+            stripped.endswith(",") and _FENCED.match(text, end) is not None
+        )
         item = _item_of(text, start)
         if item < 0:
-            led = stripped.endswith(":")
+            led = leads
         # A bare noun phrase, one of the things its list's lead-in lists, is no statement:
         # "the value of a variable is the first of: - Value of that variable in the `.env`
         # file." reads only with its list.
@@ -151,12 +156,12 @@ def sentences_of(source: Source) -> list[_Sentence]:
                 start=start,
                 end=end,
                 item=item,
-                lead_in=stripped.endswith(":"),
+                lead_in=leads,
                 usable=answerable(sentence)
                 and not _in_table(text, start)
                 # (a bare condition is a statement neither as a list item nor as the lead-in
                 # to code: "When nginx handles SSL and forwards to Gunicorn:" shows with it)
-                and not ((item >= 0 or stripped.endswith(":")) and clause_only(sentence))
+                and not ((item >= 0 or leads) and clause_only(sentence))
                 and not bare,
                 goes_on=_continues_code(text, start, sentence),
                 bare=bare,
@@ -375,7 +380,7 @@ def passages(source: Source) -> list[Passage]:
             elif _states(first):
                 # "Starlette only requires `anyio`, and these are optional:" says something
                 # itself; shown as a statement, not as a line ending in ':'.
-                shown = plain(first.text).rstrip(": ") + "."
+                shown = plain(first.text).rstrip(":, ") + "."
                 out.append(Passage(source, [first.text], first.text, shown, first=i))
             continue
         out += _list_under_heading(source, sentences, i, spans)
@@ -416,7 +421,7 @@ def passages(source: Source) -> list[Passage]:
                         source,
                         [m.text for m in members],
                         quote,
-                        shown.rstrip(": ") + ".",
+                        shown.rstrip(":, ") + ".",
                         first=i,
                         before_code=True,
                     )

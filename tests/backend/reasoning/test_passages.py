@@ -987,3 +987,29 @@ def test_a_note_that_only_names_the_same_thing_elsewhere_states_nothing() -> Non
     assert not answerable("Note: In the CLI: sqlite-utils create-index and sqlite-utils drop-index")
     assert not answerable("In Python: table.upsert() CLI reference: sqlite-utils upsert")
     assert answerable("In Python, the upsert method updates the rows that already exist.")
+
+
+ORDERED = """## Call receivers in order of registration
+
+It can be advantageous to call a signal's receivers in the order they
+were registered. To achieve this the storage class for receivers should
+be changed from an (unordered) set to an ordered set,
+
+```python
+Signal.set_class = OrderedSet
+```
+
+Please note that the package is not installed with the library itself.
+"""
+
+
+def test_a_paragraph_ending_in_a_comma_before_code_leads_into_it_and_reads_as_a_statement() -> None:
+    # (blinker 1.9's docs end the paragraph before its code block with a comma)
+    found = passages(source("S1", "Blinker", ORDERED))
+    assert not any(p.text.rstrip().endswith(",") for p in found)
+    lead = [p for p in found if p.before_code]
+    assert lead and lead[0].text.endswith("to an ordered set.")
+    assert any(p.is_code and "Signal.set_class = OrderedSet" in p.text for p in found)
+    # a comma at the end of a paragraph with no code after it is no lead-in
+    plain_end = passages(source("S1", "Blinker", ORDERED.replace("```python", "Text").replace("```", "")))
+    assert not any(p.before_code for p in plain_end)
