@@ -1011,5 +1011,6 @@ def test_a_paragraph_ending_in_a_comma_before_code_leads_into_it_and_reads_as_a_
     assert lead and lead[0].text.endswith("to an ordered set.")
     assert any(p.is_code and "Signal.set_class = OrderedSet" in p.text for p in found)
     # a comma at the end of a paragraph with no code after it is no lead-in
-    plain_end = passages(source("S1", "Blinker", ORDERED.replace("```python", "Text").replace("```", "")))
+    no_code = ORDERED.replace("```python", "Text").replace("```", "")
+    plain_end = passages(source("S1", "Blinker", no_code))
     assert not any(p.before_code for p in plain_end)
