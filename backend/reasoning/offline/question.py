@@ -202,6 +202,15 @@ _NAME: Final = re.compile(
     r"should|must|would|could)\b",
     re.I,
 )
+# An ask that opens by naming the kind of name it wants ("Which config key …", "What setting
+# …"): a name, whatever measure a name in it holds ("the --command-timeout flag")
+_NAMED_KIND_FIRST: Final = re.compile(
+    r"^\W*(?:which|what)\s+(?:[\w-]+\s+)?(?:key|setting|option|flag|parameter|argument|"
+    r"variable|field|attribute|class|function|method|exception|error|header|hook|decorator|"
+    r"fixture|marker|command|module|package|library|middleware|directive|extension|plugin)s?\s+"
+    r"(?:does|do|did|is|are|was|were|has|have|can|will|should|must|would|could)\b",
+    re.I,
+)
 _PLACE: Final = re.compile(
     r"^\W*where\b|\b(?:in|from) (?:which|what) (?:city|country|state|town|place|county)\b", re.I
 )
@@ -366,6 +375,7 @@ _KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
     (_HOW, "how"),
     (_LIST, "list"),
     (_WHAT_TO_PASS, "lookup"),  # "what can I pass as the timeout?": the kinds of value
+    (_NAMED_KIND_FIRST, "name"),  # "Which config key does the --command-timeout flag set?"
     (_VERSION, "date"),  # "the minimum structlog version": a release, not a count
     (_NUMBER, "number"),
     (_DATE, "date"),

@@ -91,6 +91,11 @@ from backend.reasoning.offline.question import (
         # what kinds of value it takes, not a measure (stamina's `timedelta`)
         ("Besides a number of seconds, what can I pass as the timeout?", "lookup"),
         ("What is the default timeout?", "number"),
+        # an ask naming the kind of name it wants is after a name, whatever measure a name in
+        # it holds (invoke's `-T / --command-timeout`)
+        ("Which config key does the -T / --command-timeout flag set?", "name"),
+        ("Which setting does the timeout flag set?", "name"),
+        ("Which timeout does the client use by default?", "number"),
     ],
 )
 def test_the_kind_of_answer_follows_the_question(question: str, kind: str) -> None:
