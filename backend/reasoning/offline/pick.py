@@ -1942,7 +1942,7 @@ def _opposes(stated: str, passage: str) -> bool:
     stated = _turned(stated)
     sentences = [_both_ways(_turned(plain(t))) for t in split_sentences(passage)] or [passage]
     held_all = part_stems(" ".join(sentences))
-    for clause in _CLAUSES.split(stated):
+    for clause in _clauses(stated):
         if about_the_asker(clause) or _WANTS.search(clause):
             continue
         clause_words = [w.lower() for w in words(clause)]
@@ -1977,6 +1977,23 @@ def _opposes(stated: str, passage: str) -> bool:
             if about:
                 return True
     return False
+
+
+def _clauses(stated: str) -> list[str]:
+    """The premise's clauses, an "and" that joins two things one verb is done to kept inside
+    its clause ("tomlkit throws away comments and whitespace"): an "and" starts a clause only
+    when what follows it says a verb of a pair of its own ("keeps X and drops Y"). A "when"
+    opens a clause of its own: when it is done is not what is done ("… when it parses a
+    file")."""
+    pieces = re.split(f"({_CLAUSES.pattern}|\\bwhen(?:ever)?\\b)", stated, flags=re.I)
+    out = [pieces[0]]
+    for sep, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        own_verb = any(stem(w.lower()) in _SIDE_OF for w in words(part))
+        if sep.lower() == "and" and not own_verb:
+            out[-1] += f" and {part}"
+        else:
+            out.append(part)
+    return out
 
 
 _BE: Final = frozenset({"is", "are", "was", "were", "be", "been", "being", "gets", "get", "got"})

@@ -1613,6 +1613,19 @@ async def test_a_long_list_covers_what_its_best_item_covers(engine: OfflineEngin
             "The input files are not deleted when combined.",
             False,
         ),
+        # two things one verb is done to are one clause, and when it is done is not what is
+        # done (tomlkit's docs)
+        (
+            "Since tomlkit throws away comments and whitespace when it parses a file,",
+            "It includes a parser that preserves all comments, indentations, whitespace and "
+            "internal element ordering.",
+            True,
+        ),
+        (
+            "Since tomlkit throws away comments and whitespace when it parses a file,",
+            "It includes a parser that preserves the order of tables.",
+            False,
+        ),
     ],
 )
 def test_a_premise_is_opposed_by_the_opposite_done_to_the_same_thing(
