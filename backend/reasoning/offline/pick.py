@@ -1680,10 +1680,12 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     return missing
 
 
-# first words of compounds that say how, not what ("built-in", "mid-request", "long-running")
+# first words of compounds that say how, not what ("built-in", "mid-request", "long-running",
+# "brand-new", "hard-coded", "one-off")
 _GENERAL_PREFIX: Final = word_set(
     "built mid well non self multi semi anti over under long short high low full half first "
-    "last next fine zero sub pre post inter intra cross out off"
+    "last next fine zero sub pre post inter intra cross out off brand all ever never much very "
+    "hard one two three four five"
 )
 
 

@@ -1103,6 +1103,9 @@ def test_a_property_in_a_compound_word_the_sources_never_use_is_unknown() -> Non
         unknown_names("Is there a built-in proxy for long-running HTTPS requests?", sources) == []
     )
     assert unknown_names("Can the proxy-url be set per request?", sources) == []
+    # a word that only says how new or how fixed (tomlkit: "add a brand-new table")
+    assert unknown_names("How do I add a brand-new proxy to a session?", sources) == []
+    assert unknown_names("Can I pass a hard-coded proxy to each request?", sources) == []
 
 
 def test_the_parts_of_a_url_or_path_the_asker_writes_are_no_unknown_names() -> None:
