@@ -190,26 +190,26 @@ _DATE_WORDS: Final = re.compile(
     r"dropped|changed|renamed)\b",
     re.I,
 )
+# The kinds of name code has ("Which config key …", "which middleware …")
+_CODE_NAME_KINDS: Final = (
+    r"key|setting|option|flag|parameter|argument|variable|field|attribute|class|function|"
+    r"method|exception|error|header|hook|decorator|fixture|marker|command|module|package|"
+    r"library|middleware|directive|extension|plugin"
+)
+_AUXILIARY: Final = r"(?:does|do|did|is|are|was|were|has|have|can|will|should|must|would|could)"
 _NAME: Final = re.compile(
     r"^\W*who(?:m|se)?\b|\bwhat is (?:it|this|that) called\b|\bwhat is the name\b"
-    r"|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:library|package|module|class|function|method|"
-    r"exception|error|header|status(?: code)?|code|parameter|argument|option|flag|setting|"
-    r"variable|field|key|command|tool|format|protocol|algorithm|type|company|person|team|"
-    r"author|file|endpoint|event|value|fixture|hook|marker|decorator|filter|policy|attribute|"
-    r"extension|plugin|processor|renderer|middleware|converter|validator|helper|directive)\b"
+    rf"|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:{_CODE_NAME_KINDS}|status(?: code)?|code|tool|"
+    r"format|protocol|algorithm|type|company|person|team|author|file|endpoint|event|value|"
+    r"filter|policy|processor|renderer|converter|validator|helper)\b"
     # "Which middleware does every app get?": a which-question names its answer.
-    r"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+(?:does|do|did|is|are|was|were|has|have|can|will|"
-    r"should|must|would|could)\b",
+    rf"|^\W*which\s+[\w-]+(?:\s+[\w-]+)?\s+{_AUXILIARY}\b",
     re.I,
 )
 # An ask that opens by naming the kind of name it wants ("Which config key …", "What setting
 # …"): a name, whatever measure a name in it holds ("the --command-timeout flag")
 _NAMED_KIND_FIRST: Final = re.compile(
-    r"^\W*(?:which|what)\s+(?:[\w-]+\s+)?(?:key|setting|option|flag|parameter|argument|"
-    r"variable|field|attribute|class|function|method|exception|error|header|hook|decorator|"
-    r"fixture|marker|command|module|package|library|middleware|directive|extension|plugin)s?\s+"
-    r"(?:does|do|did|is|are|was|were|has|have|can|will|should|must|would|could)\b",
-    re.I,
+    rf"^\W*(?:which|what)\s+(?:[\w-]+\s+)?(?:{_CODE_NAME_KINDS})s?\s+{_AUXILIARY}\b", re.I
 )
 _PLACE: Final = re.compile(
     r"^\W*where\b|\b(?:in|from) (?:which|what) (?:city|country|state|town|place|county)\b", re.I
