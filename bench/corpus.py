@@ -365,6 +365,20 @@ CORPORA = {
         docs="sites/docs",
         suffixes=(".rst",),
     ),
+    "packaging": Corpus(
+        package="packaging",
+        version="26.4",  # reStructuredText, 21 files; much of the API is autodoc
+        sha256="c4b671c41ddb9bf26e543c37723610d28fb6bf7affc4da17cf048d419d2c062a",
+        docs="docs",
+        suffixes=(".rst",),
+    ),
+    "python-statemachine": Corpus(
+        package="python_statemachine",
+        version="3.2.2",  # MyST Markdown, 31 files; the release notes left out
+        sha256="5968c5e07a537f7531b8b1d0a0d5067a3452c88941fa0ac6c244870d48f78325",
+        docs="docs",
+        skip=("releases",),
+    ),
 }
 
 
