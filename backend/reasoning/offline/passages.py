@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
 
 from backend.reasoning.models import Source
@@ -371,8 +371,11 @@ def passages(source: Source) -> list[Passage]:
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
-            items = _list_after(source, sentences, i, spans) or _list_round_code(
-                source, sentences, i, spans
+            items = (
+                _list_after(source, sentences, i, spans)
+                or _list_round_code(source, sentences, i, spans)
+                # ("… can handle the following type:" and its one item)
+                or _list_after(source, sentences, i, spans, least=1 if _unfinished(first) else 2)
             )
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
@@ -381,7 +384,8 @@ def passages(source: Source) -> list[Passage]:
                 # "Starlette only requires `anyio`, and these are optional:" says something
                 # itself; shown as a statement, not as a line ending in ':'.
                 shown = plain(first.text).rstrip(":, ") + "."
-                out.append(Passage(source, [first.text], first.text, shown, first=i))
+                lone = Passage(source, [first.text], first.text, shown, first=i)
+                out.append(_with_its_code(lone, first, code))
             continue
         out += _list_under_heading(source, sentences, i, spans)
         if not first.usable:
@@ -416,15 +420,16 @@ def passages(source: Source) -> list[Passage]:
             quote = source.text[members[0].start : members[-1].end]
             shown = plain(quote)
             if size > 1 and members[-1].lead_in:
+                before = Passage(
+                    source,
+                    [m.text for m in members],
+                    quote,
+                    shown.rstrip(":, ") + ".",
+                    first=i,
+                    before_code=True,
+                )
                 out.append(
-                    Passage(
-                        source,
-                        [m.text for m in members],
-                        quote,
-                        shown.rstrip(":, ") + ".",
-                        first=i,
-                        before_code=True,
-                    )
+                    _with_its_code(before, members[-1], _code_after(source.text, members[-1]))
                 )
                 continue
             out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
@@ -445,6 +450,40 @@ def passages(source: Source) -> list[Passage]:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)
     return out
+
+
+def _with_its_code(passage: Passage, lead_in: _Sentence, code: _Code | None) -> Passage:
+    """A passage ending in a lead-in that says nothing without what follows ("… so all you
+    have to do is:", "… identified by:") is shown with the code after it, as a block after its
+    own words (':' and all); it is scored on its words, as before."""
+    if code is None or not _unfinished(lead_in):
+        return passage
+    _, lines, written, breaks, whole, whole_breaks = code
+    return replace(
+        passage,
+        text=plain(passage.quote),
+        code=tuple(lines),
+        block=tuple(written),
+        breaks=tuple(breaks),
+        whole=tuple(whole),
+        whole_breaks=tuple(whole_breaks),
+        lead=plain(passage.quote),
+    )
+
+
+# A lead-in whose last word wants what follows it: "… so all you have to do is:", "… you
+# could use:", "… identified by:" say nothing without it ("… when no single set does:" does).
+_UNFINISHED: Final = re.compile(
+    r"(?:\b(?:is|are|was|were|be|been|being|to|with|like|as|by|of|for|from|in|into|on|at|via|"
+    r"than|the|a|an|and|or|following|below|follows|this|these|those|here|type|run|call|e\.g|"
+    r"i\.e|such\s+as)|\b(?:can|could|should|would|will|must|may|might|to|you|we|I|then)\s+use"
+    r"|\bthe\s+following\s+\w+)$",
+    re.I,
+)
+
+
+def _unfinished(sentence: _Sentence) -> bool:
+    return bool(_UNFINISHED.search(plain(sentence.text).rstrip(":,. \n")))
 
 
 def _states(sentence: _Sentence) -> bool:
@@ -960,15 +999,19 @@ def code_block(
 
 
 def _list_after(
-    source: Source, sentences: list[_Sentence], lead: int, spans: list[tuple[int, int, str]]
+    source: Source,
+    sentences: list[_Sentence],
+    lead: int,
+    spans: list[tuple[int, int, str]],
+    least: int = 2,
 ) -> list[list[_Sentence]]:
     """The list items (each its sentences) right after a lead-in line, in its section (the
     text joins retrieved chunks without their headings: "Use the following options …" at the
-    top of a page is not the lead-in of the Logging section's list)."""
+    top of a page is not the lead-in of the Logging section's list); ``least`` items or none."""
     previous = sentences[lead]
     section = section_at(source, spans, previous.start, previous.text) if spans else ""
     items = _items_from(source, sentences, lead + 1, section, spans, previous)
-    return items if len(items) >= 2 else []
+    return items if len(items) >= least else []
 
 
 def _list_round_code(

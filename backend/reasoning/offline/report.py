@@ -332,8 +332,12 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         if len(passage.sentences) > 1 and not (passage.is_list or passage.is_code):
             # Every sentence carries its citation; other sources' markers close the passage.
             # (a lead-in to code read without its code ends as a statement)
+            # (… unless its last line leads into the code shown after it: "… all you have to
+            # do is:")
+            last = len(passage.sentences) - 1
             body = " ".join(
-                f"{_as_statement(plain(sentence))} {own}" for sentence in passage.sentences
+                f"{plain(s) if answer.block and k == last else _as_statement(plain(s))} {own}"
+                for k, s in enumerate(passage.sentences)
             )
             line = f"{answer.lead} {body}{''.join(m for m in cited if m != own)}".strip()
         else:

@@ -1014,3 +1014,56 @@ def test_a_paragraph_ending_in_a_comma_before_code_leads_into_it_and_reads_as_a_
     no_code = ORDERED.replace("```python", "Text").replace("```", "")
     plain_end = passages(source("S1", "Blinker", no_code))
     assert not any(p.before_code for p in plain_end)
+
+
+UNFINISHED = """## Running tests
+
+The packaging unit tests are found in the `tests/` directory and are designed to be run
+using pytest. Pytest will discover the tests automatically, so all you have to do is:
+
+```console
+$ python -m pytest
+```
+
+## Schema
+
+The native format is described by a published JSON Schema (Draft 2020-12) and identified by:
+
+```text
+https://example.org/statechart.schema.json
+```
+"""
+
+
+def test_a_lead_in_that_says_nothing_without_its_code_is_shown_with_it() -> None:
+    # ("… so all you have to do is." read as a statement says nothing; packaging 26.4's docs)
+    found = passages(source("S1", "Getting started", UNFINISHED))
+    prose = [p for p in found if not p.is_code and "all you have to do is" in p.quote]
+    assert any(p.before_code for p in prose) and any(not p.before_code for p in prose)
+    assert all(p.code == ("$ python -m pytest",) for p in prose)
+    assert all(p.text.endswith("all you have to do is:") for p in prose)
+    assert all(shown_for(p, []).block.count("$ python -m pytest") == 1 for p in prose)
+    [alone] = [p for p in found if not p.is_code and "identified by" in p.quote]
+    assert alone.text.endswith("identified by:") and "statechart.schema.json" in alone.code[0]
+    # a lead-in that says something itself is still a statement, without the code
+    stated = UNFINISHED.replace("so all you have to do is:", "so running it needs no setup:")
+    found = passages(source("S1", "Getting started", stated))
+    prose = [p for p in found if not p.is_code and "needs no setup" in p.quote]
+    assert any(p.before_code for p in prose)
+    assert all(not p.code and p.text.endswith("needs no setup.") for p in prose)
+
+
+def test_a_lead_in_that_says_nothing_without_its_one_item_is_read_with_it() -> None:
+    # (cattrs 26.2's "… can handle the following type:" and its one item; a list of one
+    # after a lead-in that says something itself is not read as its list)
+    text = (
+        "## Union passthrough\n\nSo, cattrs preconfigured JSON converters can handle the "
+        "following type:\n\n- `bool | int | float | str | None`\n\nContinuing the JSON example, "
+        "this strategy also enables structuring subsets of unions of these values.\n"
+    )
+    found = passages(source("S1", "Strategies", text))
+    [listed] = [p for p in found if p.is_list]
+    assert "`bool | int | float | str | None`" in listed.text
+    assert not any(p.text.endswith("the following type.") for p in found)
+    said = text.replace("can handle the following type:", "can handle one union out of the box:")
+    assert not any(p.is_list for p in passages(source("S1", "Strategies", said)))
