@@ -499,6 +499,7 @@ def choose(
     argument = asks_for_argument(asked)
     # "What exception class does cattrs raise …?": often named only in the traceback shown
     exception = bool({"exception", "error", "exceptions", "errors"} & set(asked.wants))
+    command = bool(_ASKS_COMMAND.search(plan.query))
     candidates = [
         p
         for s in sources
@@ -527,6 +528,9 @@ def choose(
                 and p.is_code
                 and _NAMES_A_LIST.search(p.sentences[0]) is not None
             )
+            # "What do I pass to pytest to run them?", "What command builds the docs?": the
+            # command line after "To run them explicitly:" shows it
+            or (command and p.is_code and bool(_COMMAND_LINE.match(p.code[0] if p.code else "")))
             # "Which constructor argument raises that number?": the code passing it shows it
             # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
             or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
@@ -1083,6 +1087,15 @@ def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: s
             return True
     return coverage(focus, text, context, idf) >= ASK_COVERAGE
 
+
+# Asked what to type at a prompt: "What do I pass to pytest …?", "what command do I run …?"
+_ASKS_COMMAND: Final = re.compile(
+    r"\bwhat\s+(?:do|should|must|can)\s+(?:I|we|you)\s+(?:pass|type|run|enter)\s+(?:to|at|on)\s+\S"
+    r"|\b(?:what|which)\s+(?:shell\s+|cli\s+)?command\b|\bwhat\s+do\s+(?:I|we|you)\s+type\b",
+    re.I,
+)
+# … and a command line: "$ python -m pytest -m property", "nox -s docs"
+_COMMAND_LINE: Final = re.compile(r"\s*\$\s+\S|\s*(?:python\d?\s+-m\s+)?[a-z][\w.-]*\s+-{1,2}?\w")
 
 _NAMES_A_LIST: Final = re.compile(r"\b(?:list|set|names)\s+of\b[^:]*:\s*$", re.I)
 _ASKERS_OWN: Final = re.compile(r"\b(?:my|our)\s+(?:own\s+)?([a-z]\w+)", re.I)

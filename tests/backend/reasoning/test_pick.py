@@ -3337,3 +3337,29 @@ async def test_a_question_about_the_removal_itself_is_not_contradicted_by_it(
     )
     pick = await _pick(engine, question, [source("S1", "Fields", text)])
     assert pick.denial is None
+
+
+# packaging 26.4's contributor guide: the command is only in the console block after the lead-in
+DOCS_BUILD = (
+    "## Building documentation\n\n"
+    "packaging documentation is stored in the `docs/` directory. It is written in "
+    "reStructuredText and rendered using Sphinx.\n\n"
+    "Use nox to build the documentation. For example:\n\n"
+    "```console\n$ nox -s docs\n...\nnox > Session docs was successful.\n```\n\n"
+    "The HTML documentation index can now be found at `docs/_build/html/index.html`.\n"
+)
+
+
+async def test_asked_what_command_to_run_the_command_line_after_its_lead_in_answers(
+    engine: OfflineEngine,
+) -> None:
+    question = "Which command builds the docs so I can check the prose I add?"
+    pick = await _pick(engine, question, [source("S1", "Getting started", DOCS_BUILD)])
+    assert any(
+        c.passage.is_code and "nox -s docs" in "\n".join(c.passage.code) for c in pick.ranked or []
+    )
+    # asked what the docs are written in, the command is no candidate
+    other = await _pick(
+        engine, "What markup is the documentation written in?", [source("S1", "G", DOCS_BUILD)]
+    )
+    assert other.ranked and not any(c.passage.is_code for c in other.ranked)
