@@ -375,7 +375,7 @@ def passages(source: Source) -> list[Passage]:
                 _list_after(source, sentences, i, spans)
                 or _list_round_code(source, sentences, i, spans)
                 # ("… can handle the following type:" and its one item)
-                or _list_after(source, sentences, i, spans, least=1 if _unfinished(first) else 2)
+                or (_list_after(source, sentences, i, spans, least=1) if _unfinished(first) else [])
             )
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))
@@ -385,7 +385,7 @@ def passages(source: Source) -> list[Passage]:
                 # itself; shown as a statement, not as a line ending in ':'.
                 shown = plain(first.text).rstrip(":, ") + "."
                 lone = Passage(source, [first.text], first.text, shown, first=i)
-                out.append(_with_its_code(lone, first, code))
+                out.append(_with_its_code(lone, first, source.text, code))
             continue
         out += _list_under_heading(source, sentences, i, spans)
         if not first.usable:
@@ -428,9 +428,7 @@ def passages(source: Source) -> list[Passage]:
                     first=i,
                     before_code=True,
                 )
-                out.append(
-                    _with_its_code(before, members[-1], _code_after(source.text, members[-1]))
-                )
+                out.append(_with_its_code(before, members[-1], source.text))
                 continue
             out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
     notes = bool(_RELEASE_NOTES.search(source.title))
@@ -452,11 +450,14 @@ def passages(source: Source) -> list[Passage]:
     return out
 
 
-def _with_its_code(passage: Passage, lead_in: _Sentence, code: _Code | None) -> Passage:
+def _with_its_code(
+    passage: Passage, lead_in: _Sentence, text: str, code: _Code | None = None
+) -> Passage:
     """A passage ending in a lead-in that says nothing without what follows ("… so all you
     have to do is:", "… identified by:") is shown with the code after it, as a block after its
-    own words (':' and all); it is scored on its words, as before."""
-    if code is None or not _unfinished(lead_in):
+    own words (':' and all); it is scored on its words, as before. (``code``: the code after
+    the lead-in, when already found.)"""
+    if not _unfinished(lead_in) or (code := code or _code_after(text, lead_in)) is None:
         return passage
     _, lines, written, breaks, whole, whole_breaks = code
     return replace(

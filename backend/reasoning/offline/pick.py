@@ -1095,7 +1095,7 @@ _ASKS_COMMAND: Final = re.compile(
     re.I,
 )
 # … and a command line: "$ python -m pytest -m property", "nox -s docs"
-_COMMAND_LINE: Final = re.compile(r"\s*\$\s+\S|\s*(?:python\d?\s+-m\s+)?[a-z][\w.-]*\s+-{1,2}?\w")
+_COMMAND_LINE: Final = re.compile(r"\s*\$\s+\S|\s*(?:python\d?\s+-m\s+)?[a-z][\w.-]*\s+-{1,2}\w")
 
 _NAMES_A_LIST: Final = re.compile(r"\b(?:list|set|names)\s+of\b[^:]*:\s*$", re.I)
 _ASKERS_OWN: Final = re.compile(r"\b(?:my|our)\s+(?:own\s+)?([a-z]\w+)", re.I)
