@@ -75,7 +75,8 @@ def plain(text: str) -> str:
         text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(4), text)
     text = _ESCAPED.sub(r"\1", text)  # "\\# of files", "\\*args": the character itself
     text = html.unescape(text)
-    text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     text = " ".join(text.split())
-    # "x , y" is "x, y"; ":param:" and ".venv" open a word and keep their space
-    return re.sub(r"\s+([,.;:!?])(?![\w`])", r"\1", text)
+    # "x , y" is "x, y"; ":param:" and ".venv" open a word and keep their space. Done before
+    # the code spans come back: "``expr[1, ...]``" keeps its own spacing.
+    text = re.sub(r"\s+([,.;:!?])(?![\w`\x00])", r"\1", text)
+    return re.sub(r"\x00(\d+)\x00", lambda m: " ".join(spans[int(m.group(1))].split()), text)

@@ -45,6 +45,15 @@ def test_a_word_opening_with_punctuation_keeps_the_space_before_it() -> None:
     assert plain("Create it in the .venv folder , then") == "Create it in the .venv folder, then"
 
 
+def test_code_keeps_its_own_spacing_and_the_space_before_punctuation_after_it_goes() -> None:
+    # pyparsing's docs: the space inside the code is part of the code
+    shown = "``expr[1, ...]`` is equivalent to ``OneOrMore(expr)``"
+    assert plain(shown) == shown
+    assert plain("`expr * ...` are equivalent") == "`expr * ...` are equivalent"
+    assert plain("see `x` , and `y` .") == "see `x`, and `y`."
+    assert plain("run `a   b`\nnow") == "run `a b` now"
+
+
 def test_an_empty_link_shows_what_it_points_at() -> None:
     assert (
         plain("see [](unions.md#default-union-strategy) for details, or [](preconf.md).")
