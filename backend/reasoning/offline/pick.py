@@ -2017,8 +2017,10 @@ _POINTS_BACK_OPENING: Final = re.compile(
 )
 
 
+# the word after the negation or the one after that ("does not override", "does not always
+# override"; in "does not raise an exception" the second word is no verb)
 _NEGATED_WORD: Final = re.compile(
-    r"\b(?:not|n't|never|no longer|cannot)\s+(?:\w+\s+)?(?P<word>[a-z]\w+)", re.I
+    r"\b(?:not|n't|never|no longer|cannot)\s+(?P<first>[a-z]\w*)(?:\s+(?P<word>[a-z]\w+))?", re.I
 )
 
 
@@ -2030,7 +2032,8 @@ def _negates(sentence: str, premise: list[str]) -> bool:
         return False
     stated = {stem(t.lower()) for t in premise}
     return any(
-        stem(m.group("word").lower()) in stated and not _CONDITION.search(text[: m.start()])
+        any(stem(w.lower()) in stated for w in m.group("first", "word") if w)
+        and not _CONDITION.search(text[: m.start()])
         for m in _NEGATED_WORD.finditer(text)
     )
 

@@ -3363,3 +3363,39 @@ async def test_asked_what_command_to_run_the_command_line_after_its_lead_in_answ
         engine, "What markup is the documentation written in?", [source("S1", "G", DOCS_BUILD)]
     )
     assert other.ranked and not any(c.passage.is_code for c in other.ranked)
+
+
+PYPARSING_REPEAT = (  # pyparsing 3.3.3's docs/HowToUsePyparsing.rst, cut short
+    '- `expr[... ,n]` is equivalent to `expr*(0, n)` (read as "0 to n instances of expr")\n'
+    "- `expr[1, ...]` is equivalent to `OneOrMore(expr)`\n\n"
+    "Note that `expr[..., n]` does not raise an exception if more than n exprs exist in the "
+    "input stream; that is, `expr[..., n]` does not enforce a maximum number of expr "
+    "occurrences. If this behavior is desired, then write `expr[..., n] + ~expr`.\n"
+)
+
+
+async def test_a_premise_is_denied_by_its_verb_negated_before_an_article(
+    engine: OfflineEngine,
+) -> None:
+    # "does not raise an exception": the negated word is "raise", not "an"
+    question = "Why does expr[..., n] raise an exception when there are more than n matches?"
+    pick = await _pick(engine, question, [source("S1", "Using pyparsing", PYPARSING_REPEAT)])
+    assert pick.denial is not None
+    assert "does not raise an exception" in pick.denial.passage.text
+
+
+async def test_a_premise_is_denied_by_its_word_negated_after_a_one_letter_article(
+    engine: OfflineEngine,
+) -> None:
+    # Python-Markdown's docs/index.md: "not a CommonMark implementation"
+    text = (
+        "Python-Markdown is a Python implementation of John Gruber's Markdown.\n\n"
+        "Note: *This is not a CommonMark implementation*; nor is it trying to be!\n"
+    )
+    question = (
+        "Since Python-Markdown is a CommonMark implementation, which version of the "
+        "CommonMark spec does it follow?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Python-Markdown", text)])
+    assert pick.denial is not None
+    assert "not a CommonMark implementation" in pick.denial.passage.text
