@@ -308,6 +308,23 @@ def is_changelog(sentence: str) -> bool:
     return len(words(sentence)) <= 16 and bool(_CHANGELOG.match(sentence.strip()))
 
 
+def release_entry(sentence: str, title: str) -> bool:
+    """Is the sentence an entry of release notes ("Replace `requests` with `httpx` in
+    `TestClient` #1376." in "Release Notes") rather than an explanation?"""
+    return _change_entry(sentence, bool(_RELEASE_NOTES.search(title)))
+
+
+def _change_entry(opening: str, notes: bool) -> bool:
+    ref = bool(_ISSUE_REF.search(opening))
+    return (
+        # ("Use `session.notify` …" in a guide is an instruction)
+        (is_changelog(opening) and (notes or ref))
+        or (notes and bool(_CHANGE_ENTRY.match(opening)))
+        # ("Schedule `BackgroundTasks` from within … [#2688](…)" in the release notes)
+        or (notes and ref)
+    )
+
+
 _BARE_LINK: Final = re.compile(r"\W*<?(?:https?://|www\.)\S+?>?\W*")
 
 
@@ -435,15 +452,7 @@ def passages(source: Source) -> list[Passage]:
     for passage in out:
         passage.start = sentences[passage.first].start
         passage.section = section_at(source, spans, passage.start, passage.sentences[0])
-        opening = passage.sentences[0]
-        ref = bool(_ISSUE_REF.search(opening))
-        passage.is_changelog = not passage.is_code and (
-            # ("Use `session.notify` …" in a guide is an instruction)
-            (is_changelog(opening) and (notes or ref))
-            or (notes and bool(_CHANGE_ENTRY.match(opening)))
-            # ("Schedule `BackgroundTasks` from within … [#2688](…)" in the release notes)
-            or (notes and ref)
-        )
+        passage.is_changelog = not passage.is_code and _change_entry(passage.sentences[0], notes)
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)

@@ -28,7 +28,7 @@ from backend.reasoning.offline.answer import Answer, direct_answer
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
-from backend.reasoning.offline.passages import answerable, bare_list_item
+from backend.reasoning.offline.passages import answerable, bare_list_item, release_entry
 from backend.reasoning.offline.question import analyse, asking_part
 from backend.reasoning.offline.text import content_stems, mentions, split_sentences
 from marsa_common.text import MIN_QUOTE_WORDS
@@ -45,6 +45,14 @@ ONE_SOURCE_NOTE: Final = (
 )
 NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
+# A question about releases or changes, which release notes answer; any other is not backed
+# by an entry such as "Replace `requests` with `httpx` in `TestClient` #1376."
+_ASKS_CHANGES: Final = re.compile(
+    r"\b(?:versions?|releases?|released|changelog|change ?log|release notes|added|introduced|"
+    r"removed|deprecated|deprecation|dropped|changed|changes|renamed|upgrad\w*|migrat\w*|"
+    r"since|new in|breaking|history|fixed|fix|bug)\b|\bv?\d+\.\d+",
+    re.I,
+)
 
 
 class _Citations:
@@ -170,6 +178,7 @@ def write(
     lines = ["## Answer", "", answer_line, ""]
     shown = {c.id for c in answer.claims}
     disputed = [c for c in claims if _verdict_is(by_claim, c, "contradicted")]
+    about_changes = bool(_ASKS_CHANGES.search(plan.query))
     findings = [
         c
         for c in _by_quality(claims, registry.sources)
@@ -179,6 +188,7 @@ def write(
         and not _cut_where_a_chunk_began(c, registry.sources)
         and not _only_listed(c, registry.sources)
         and not (answer.passage and c.text in answer.passage.quote)
+        and not (not about_changes and _release_entry(c, registry.sources))
     ]
     sections = _sections(plan, findings, registry.sources)
     if sections:
@@ -257,6 +267,14 @@ def _cut_where_a_chunk_began(claim: Claim, sources: dict[str, Source]) -> bool:
         ):
             return True
     return False
+
+
+def _release_entry(claim: Claim, sources: dict[str, Source]) -> bool:
+    """Is the claim an entry of release notes in a source it rests on?"""
+    return any(
+        (source := sources.get(sid)) is not None and release_entry(claim.text, source.title)
+        for sid in claim.source_ids
+    )
 
 
 def _only_listed(claim: Claim, sources: dict[str, Source]) -> bool:

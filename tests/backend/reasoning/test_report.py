@@ -1480,3 +1480,39 @@ async def test_a_follow_up_heads_its_findings_only_when_it_found_a_page_about_it
     report = await engine.write_report(plan, claims, verdicts, sources)
     assert "An exponential wait doubles the pause" in report.markdown
     assert ("### Follow-up: Python" in report.markdown) == (title == "Python")
+
+
+STARLETTE_NOTES = (  # starlette 0.46.2's docs/release-notes.md, cut short
+    "## 0.21.0\n\n"
+    "This release replaces the underlying HTTP client used on the `TestClient` (`requests` "
+    "to `httpx`), and as those clients differ a bit on their API, your test suite will likely "
+    "break.\n\n"
+    "* Replace `requests` with `httpx` in `TestClient` "
+    "[#1376](https://github.com/encode/starlette/pull/1376).\n"
+    "* Add `TemplateResponse` to the templates module.\n"
+)
+STARLETTE_TESTCLIENT = (
+    "The test client allows you to make requests against your ASGI application, using the "
+    "`httpx` library.\n\n"
+    "The test client exposes the same interface as any other `httpx` session.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "listed"),
+    [
+        ("How do I send requests to my app from a test with the httpx test client?", False),
+        ("In which release did the TestClient move from requests to httpx?", True),
+    ],
+)
+async def test_a_release_note_entry_is_a_finding_only_for_a_question_about_changes(
+    engine: OfflineEngine, question: str, listed: bool
+) -> None:
+    sources = [
+        source("S1", "testclient", STARLETTE_TESTCLIENT, score=0.8),
+        source("S2", "Release Notes", STARLETTE_NOTES, score=0.7),
+    ]
+    _, report = await _run(engine, question, sources)
+    body = "\n".join(_body(report.markdown))
+    entry = "Replace `requests` with `httpx` in `TestClient`"
+    assert (entry in body or entry in report.answer) is listed, report.markdown
