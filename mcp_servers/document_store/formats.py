@@ -499,13 +499,22 @@ def _fenced(node: Any) -> str:
     return f"{fence}{classes[0] if classes else ''}\n{text}\n{fence}"
 
 
+_NESTED_ITEM: Final = re.compile(r"^(?:-|\d+\.) ")
+
+
 def _list(node: Any, fields: dict[str, str]) -> str:
     from docutils import nodes
 
     lines = []
     for number, item in enumerate(node.children, start=1):
         marker = f"{number}." if isinstance(node, nodes.enumerated_list) else "-"
-        blocks = list(_rst_blocks(item, 0, fields, True))
+        blocks: list[str] = []
+        for block in _rst_blocks(item, 0, fields, True):
+            if blocks and _NESTED_ITEM.match(blocks[-1]) and not _NESTED_ITEM.match(block):
+                # a paragraph after the item's own list is no line of that list's last item
+                # ("Note that `expr[..., n]` does not raise …" after pyparsing's examples)
+                blocks.append("")
+            blocks.append(block)
         body = "\n".join(blocks).splitlines() or [""]
         lines.append(f"{marker} {body[0]}")
         lines.extend(f"  {line}" for line in body[1:])

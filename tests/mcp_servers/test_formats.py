@@ -749,3 +749,31 @@ def test_a_tilde_role_without_a_dot_shows_the_bare_name() -> None:
     ).markdown
     assert "`move_on_after`" in shown and "`TaskGroup`" in shown
     assert "~" not in shown
+
+
+RST_NESTED_LIST = b"""Notes
+=====
+
+- Repetition can be indicated using ``*`` or ``[]`` notation. See the following
+  examples:
+
+  - ``expr*3`` is equivalent to ``expr + expr + expr``
+
+  - ``expr[1, ...]`` is equivalent to ``OneOrMore(expr)``
+
+  Note that ``expr[..., n]`` does not raise an exception if more than n exprs
+  exist in the input stream.
+
+- Or expressions evaluate all of the specified subexpressions.
+"""
+
+
+def test_a_paragraph_after_an_items_own_list_is_no_line_of_that_lists_last_item() -> None:
+    # pyparsing 3.3.3's docs/HowToUsePyparsing.rst: the note is the outer item's, after
+    # the examples, not the end of the last example
+    (doc,) = load_bytes(RST_NESTED_LIST, "usage.rst")
+    (chunk,) = chunk_text(doc.content)
+    assert (
+        "- `expr[1, ...]` is equivalent to `OneOrMore(expr)`\n\n"
+        "Note that `expr[..., n]` does not raise"
+    ) in chunk.text
