@@ -229,6 +229,12 @@ def denies(sentence: str, gone: bool = True) -> bool:
         # "msgpack doesn't support integers less than -9223372036854775808, and greater than
         # 18446744073709551615": a bound, stated
         and not _BOUND.match(sentence[m.end() :])
+        # "you can't send another until after calling `start_next_cycle`": what it takes
+        and not _PREREQUISITE.match(sentence[m.end() :])
+        # "… are now rejected (example: you can't put a newline into an HTTP header)": an
+        # example in an aside, not what the sentence says ("(but note it does not apply to
+        # `pyproject.toml` …)" is)
+        and not _EXAMPLE_ASIDE.search(sentence[: m.start()])
         for pattern in patterns
         for m in pattern.finditer(sentence)
     )
@@ -238,6 +244,10 @@ _BOUND: Final = re.compile(
     r"\s+(?:[\w-]+\s+){0,3}?(?:(?:less|greater|more|fewer|larger|smaller|longer|shorter|higher|"
     r"lower|bigger)\s+than|above|below|beyond|over|under|outside|exceeding)\s+[-−+]?\d",
     re.I,
+)
+_EXAMPLE_ASIDE: Final = re.compile(r"\(\s*(?:for\s+)?(?:example|instance|e\.g\.|eg)\b[^()]*$", re.I)
+_PREREQUISITE: Final = re.compile(
+    r"[^,.;:()]{0,60}?\b(?:until|unless|without|before|except)\b", re.I
 )
 _BY_MEANS: Final = re.compile(
     r"\b(?:cannot|can't|can not|(?:does|do|is|are)\s*(?:not|n't))\b[^.;:]{0,80}?"

@@ -3399,3 +3399,32 @@ async def test_a_premise_is_denied_by_its_word_negated_after_a_one_letter_articl
     pick = await _pick(engine, question, [source("S1", "Python-Markdown", text)])
     assert pick.denial is not None
     assert "not a CommonMark implementation" in pick.denial.passage.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "denied"),
+    [
+        # h11 0.16.0's docs: what it takes to send a second request, not that it cannot be
+        (
+            "After sending one `Request`, you can't send another until after calling "
+            "`start_next_cycle`.",
+            False,
+        ),
+        ("You cannot read the body without the headers.", False),
+        # an example in an aside is not what the sentence says
+        (
+            "Illegal characters are now rejected (example: you can't put a newline into an "
+            "HTTP header).",
+            False,
+        ),
+        # alembic's docs: the aside is the statement
+        (
+            "This flag allows named sections within the `alembic.ini` file to be present (but "
+            "note it does not apply to `pyproject.toml` configuration).",
+            True,
+        ),
+        ("As a client, h11 does not support pipelining.", True),
+    ],
+)
+def test_a_prerequisite_or_an_asides_example_is_no_denial(sentence: str, denied: bool) -> None:
+    assert denies(sentence) is denied
