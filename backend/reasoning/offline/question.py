@@ -142,7 +142,10 @@ _NUMBER: Final = re.compile(
     # "What is the longest delay SQS will honour?": a value, at its bound
     r"|\b(?:what|which)(?:'s|\s+is|\s+are)\s+the\s+(?:longest|shortest|largest|smallest|"
     r"highest|lowest|biggest|greatest|fewest)\s+(?:[\w-]+\s+)?(?:delay|timeout|time|wait|"
-    r"interval|duration|period|size|length|value|number|count|age|lifetime|ttl)s?\b",
+    r"interval|duration|period|size|length|value|number|count|age|lifetime|ttl)s?\b"
+    # "What is the largest request header block, in bytes, …?": a value in its unit
+    r"|,\s*in\s+(?:bytes|kilobytes|megabytes|[kmg]i?b|bits|seconds|milliseconds|ms|minutes|"
+    r"hours|days|characters|chars|lines|pixels|px)\s*[,?]",
     re.I,
 )
 _VERSION: Final = re.compile(
@@ -346,8 +349,12 @@ _REFERENCES: Final = re.compile(
     r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*"
     r"|(?-i:\b[A-Z][A-Za-z]+ \d+\.\d+\b)"
     # a link's target ("[transport](/specification/2025-11-25/basic/transports)"), a name
-    # carrying a number ("UTF-8", "SHA-256", "SEP-2577", "RFC 5424"): no quantity of anything
-    r"|\]\([^)\s]*\)|\b[A-Za-z]{2,}-\d+\b|\bRFC\s?\d+\b",
+    # carrying a number ("UTF-8", "SHA-256", "SEP-2577", "RFC 5424", "HTTP/1.1"): no quantity
+    # of anything
+    r"|\]\([^)\s]*\)|\b[A-Za-z]{2,}-\d+\b|\bRFC\s?\d+\b|\b[A-Za-z]{2,}/\d+(?:\.\d+)?\b"
+    # a label's number ("Note 1:", "Step 2", "see Figure 3")
+    r"|\b(?:note|step|example|figure|fig\.|table|section|chapter|appendix|listing|footnote)\s+"
+    r"\d+\b",
     re.I,
 )
 
@@ -970,9 +977,9 @@ def _counts(asked: Asked, passage: str) -> bool:
         passage = _STATUS_LINE.sub(" ", passage)
     passage = _CARDINALITY.sub(" ", passage)
     # "retries forever" answers "how many times does it retry?"; a digit in a name
-    # ("`loop.depth0`", "utf8") is no number.
+    # ("`loop.depth0`", "utf8", "h11") is no number.
     if re.search(
-        r"(?<![A-Za-z_])\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
+        r"(?<![A-Za-z_\d])\d|\b(?:no limit|unlimited|infinite|infinitely|forever|indefinitely"
         r"|without (?:a )?limit)\b",
         passage,
         re.I,

@@ -1061,3 +1061,19 @@ def test_asked_whether_there_is_a_named_kind_of_thing_wants_one() -> None:
     # a way, a reason or a limit is no kind of name
     assert analyse("Is there a way to run tasks in parallel?").wants == ()
     assert analyse("Is there a limit on the number of retries?").wants == ()
+
+
+def test_a_value_asked_in_its_unit_is_a_number_and_names_with_digits_are_none() -> None:
+    asked = analyse(
+        "What is the largest request header block, in bytes, that h11 will accept before "
+        "rejecting it?"
+    )
+    assert asked.kind == "number"
+    # h11 0.16.0's docs: a name, a protocol and a note's label hold digits, no quantity
+    for text in (
+        "Reject malformed bodies when an h11-based HTTP server sits behind a load balancer.",
+        "It requires an HTTP/1.1 client.",
+        "Note 1: only some servers are required to support it.",
+    ):
+        assert not holds_cue(asked, text), text
+    assert holds_cue(asked, "Headers larger than 16384 bytes are rejected.")
