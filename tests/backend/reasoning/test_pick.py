@@ -3374,31 +3374,36 @@ PYPARSING_REPEAT = (  # pyparsing 3.3.3's docs/HowToUsePyparsing.rst, cut short
 )
 
 
-async def test_a_premise_is_denied_by_its_verb_negated_before_an_article(
-    engine: OfflineEngine,
-) -> None:
-    # "does not raise an exception": the negated word is "raise", not "an"
-    question = "Why does expr[..., n] raise an exception when there are more than n matches?"
-    pick = await _pick(engine, question, [source("S1", "Using pyparsing", PYPARSING_REPEAT)])
-    assert pick.denial is not None
-    assert "does not raise an exception" in pick.denial.passage.text
+MARKDOWN_NOT_COMMONMARK = (  # Python-Markdown's docs/index.md
+    "Python-Markdown is a Python implementation of John Gruber's Markdown.\n\n"
+    "Note: *This is not a CommonMark implementation*; nor is it trying to be!\n"
+)
 
 
-async def test_a_premise_is_denied_by_its_word_negated_after_a_one_letter_article(
-    engine: OfflineEngine,
+@pytest.mark.parametrize(
+    ("question", "text", "denying"),
+    [
+        # "does not raise an exception": the negated word is "raise", not "an"
+        (
+            "Why does expr[..., n] raise an exception when there are more than n matches?",
+            PYPARSING_REPEAT,
+            "does not raise an exception",
+        ),
+        # "not a CommonMark implementation": the word after a one-letter article
+        (
+            "Since Python-Markdown is a CommonMark implementation, which version of the "
+            "CommonMark spec does it follow?",
+            MARKDOWN_NOT_COMMONMARK,
+            "not a CommonMark implementation",
+        ),
+    ],
+)
+async def test_a_premise_is_denied_by_the_word_its_negation_governs(
+    engine: OfflineEngine, question: str, text: str, denying: str
 ) -> None:
-    # Python-Markdown's docs/index.md: "not a CommonMark implementation"
-    text = (
-        "Python-Markdown is a Python implementation of John Gruber's Markdown.\n\n"
-        "Note: *This is not a CommonMark implementation*; nor is it trying to be!\n"
-    )
-    question = (
-        "Since Python-Markdown is a CommonMark implementation, which version of the "
-        "CommonMark spec does it follow?"
-    )
-    pick = await _pick(engine, question, [source("S1", "Python-Markdown", text)])
+    pick = await _pick(engine, question, [source("S1", "Usage", text)])
     assert pick.denial is not None
-    assert "not a CommonMark implementation" in pick.denial.passage.text
+    assert denying in pick.denial.passage.text
 
 
 @pytest.mark.parametrize(
