@@ -24,7 +24,7 @@ import re
 from typing import Final
 
 from backend.reasoning.models import Citation, Claim, Plan, Report, Source, SubQuery, Verdict
-from backend.reasoning.offline.answer import Answer, direct_answer
+from backend.reasoning.offline.answer import DENIED, Answer, direct_answer
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
@@ -297,11 +297,13 @@ def _closes_unopened(text: str) -> bool:
 
 
 def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
-    """What was asked and not found: the question itself when nothing answers it, and each
-    part or compared thing that found nothing. (A follow-up the engine chose itself, a bridge
-    to a name it met, was not asked: finding nothing there leaves nothing uncovered.)"""
+    """What was asked and not found: the question itself when nothing answers it (not when
+    the answer is that the sources deny its premise), and each part or compared thing that
+    found nothing. (A follow-up the engine chose itself, a bridge to a name it met, was not
+    asked: finding nothing there leaves nothing uncovered.)"""
     lines = []
-    if not answer.found:
+    # (a premise the sources deny is the answer: the question is not left uncovered)
+    if not answer.found and answer.lead != DENIED:
         # (as the answer says: only part of it when some part was found)
         partly = any(part.found for part in answer.parts)
         said = "answer only part of it" if partly else "do not answer it"

@@ -1516,3 +1516,22 @@ async def test_a_release_note_entry_is_a_finding_only_for_a_question_about_chang
     body = "\n".join(_body(report.markdown))
     entry = "Replace `requests` with `httpx` in `TestClient`"
     assert (entry in body or entry in report.answer) is listed, report.markdown
+
+
+H11_PIPELINING = (  # h11 0.16.0's docs/api.rst, cut short
+    "h11 supports pipelining on the server side. As a client, h11 does not support "
+    "pipelining. This is enforced by the structure of the state machine.\n\n"
+    "Connection re-use works after the response is complete.\n"
+)
+
+
+async def test_a_denied_premise_is_the_answer_not_a_question_left_uncovered(
+    engine: OfflineEngine,
+) -> None:
+    question = (
+        "How do I turn on pipelining in h11's client mode so I can send several requests "
+        "before reading any responses?"
+    )
+    _, report = await _run(engine, question, [source("S1", "API documentation", H11_PIPELINING)])
+    assert report.answer.startswith("The sources contradict the question's premise:")
+    assert "The documents found do not answer it" not in report.markdown, report.markdown
