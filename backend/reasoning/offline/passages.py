@@ -388,11 +388,12 @@ def passages(source: Source) -> list[Passage]:
             if _DEFAULTS_LEAD_IN.search(first.text):
                 out += _defaults_passage(source, first, i)
         if first.lead_in:
+            listed = _list_after(source, sentences, i, spans, least=1)
             items = (
-                _list_after(source, sentences, i, spans)
+                (listed if len(listed) >= 2 else [])
                 or _list_round_code(source, sentences, i, spans)
                 # ("… can handle the following type:" and its one item)
-                or (_list_after(source, sentences, i, spans, least=1) if _unfinished(first) else [])
+                or (listed if _unfinished(first) else [])
             )
             if items:  # the list answers, with its lead-in; the lead-in alone does not
                 out.append(_list_passage(source, first, items, i))

@@ -188,7 +188,7 @@ def write(
         and not _cut_where_a_chunk_began(c, registry.sources)
         and not _only_listed(c, registry.sources)
         and not (answer.passage and c.text in answer.passage.quote)
-        and not (not about_changes and _release_entry(c, registry.sources))
+        and (about_changes or not _release_entry(c, registry.sources))
     ]
     sections = _sections(plan, findings, registry.sources)
     if sections:
