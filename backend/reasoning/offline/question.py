@@ -961,6 +961,14 @@ _STATUS_LINE: Final = re.compile(
 # the question's words that ask for a status (stems): then a status line may be the answer
 _ASKS_STATUS: Final = _STATUS_WORDS | frozenset(stem(w) for w in ("error", "response", "http"))
 _CARDINALITY: Final = re.compile(r"\b\d+:[A-Za-z]\b|\b[A-Za-z]:\d+\b")
+# Digits in a token, no quantity: a status class ("a 4xx status code"), a header value
+# ("Expect: 100-continue"), an encoding ("utf-8")
+_DIGIT_TOKEN: Final = re.compile(
+    r"\b[1-5][xX]{2}\b|\b[A-Za-z]+-\d+\b"
+    # ("a 64-bit integer", "a 30-second timeout" are measures)
+    r"|\b\d+-(?!(?:bit|byte|way|tuple|element|item|day|hour|minute|second|character|line)s?\b)"
+    r"[A-Za-z]+\b"
+)
 
 
 def _counts(asked: Asked, passage: str) -> bool:
@@ -975,7 +983,7 @@ def _counts(asked: Asked, passage: str) -> bool:
     # asked); "the `1:N` registered hookimpls" is a cardinality, no number of anything
     if not _ASKS_STATUS.intersection(stem(t.lower()) for t in asked.terms):
         passage = _STATUS_LINE.sub(" ", passage)
-    passage = _CARDINALITY.sub(" ", passage)
+    passage = _DIGIT_TOKEN.sub(" ", _CARDINALITY.sub(" ", passage))
     # "retries forever" answers "how many times does it retry?"; a digit in a name
     # ("`loop.depth0`", "utf8", "h11") is no number.
     if re.search(

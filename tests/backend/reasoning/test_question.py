@@ -1074,6 +1074,11 @@ def test_a_value_asked_in_its_unit_is_a_number_and_names_with_digits_are_none() 
         "Reject malformed bodies when an h11-based HTTP server sits behind a load balancer.",
         "It requires an HTTP/1.1 client.",
         "Note 1: only some servers are required to support it.",
+        # a status class, a header value and an encoding are tokens with digits
+        "The response could be anything (e.g. a full `Response` with a 4xx status code).",
+        "The client sends `Expect: 100-continue` before the body.",
+        "Header values are encoded as utf-8 bytes.",
     ):
         assert not holds_cue(asked, text), text
     assert holds_cue(asked, "Headers larger than 16384 bytes are rejected.")
+    assert holds_cue(asked, "The limit is kept in a 64-bit integer.")
