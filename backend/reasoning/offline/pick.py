@@ -1391,7 +1391,19 @@ def _leans_back(passage: Passage) -> bool:
         return True
     if len(opening) == 2 and opening[0] in ("this", "these") and opening[1] in _THE_TEXT_ITSELF:
         return False  # "This SEP deprecates …", "This page explains …": the text names itself
+    if _COUNTS_BACK.match(plain(first)):
+        return True  # "For `Request`, there are four of them: …": of the fields said before
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
+
+
+# "For `Request`, there are four of them", "Two of these …", "The latter …": what is counted
+# or picked out was named in the sentence before
+_COUNTS_BACK: Final = re.compile(
+    r"^\W*(?:[^\s;:]+\s+){0,4}?(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|"
+    r"many|most|all|both|each|either|neither|none|any)\s+of\s+(?:them|these|those)"
+    r"|the\s+(?:former|latter|rest|others))\b",
+    re.I,
+)
 
 
 # What a document calls itself: "This SEP …", "This guide …", "This specification …"
