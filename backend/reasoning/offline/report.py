@@ -76,8 +76,8 @@ class _Citations:
         return f"[{n}]"
 
     def for_claim(self, claim: Claim, verdict: Verdict | None) -> list[str]:
-        """Markers for every source that states the claim or supports it in its own words,
-        origin first."""
+        """Markers for every source that states the claim or supports it in its own words, in
+        the order of their numbers (the origin is numbered first when it is cited first)."""
         own_words = {
             e.source_id: e.quote
             for e in (verdict.evidence if verdict else [])
@@ -94,7 +94,7 @@ class _Citations:
                 quote = self._same_words(source_id, claim.text)
             if quote is not None:
                 markers.append(self.cite(source_id, quote))
-        return [m for m in markers if m]
+        return in_order(markers)
 
     def _same_words(self, source_id: str, text: str) -> str | None:
         """The source's own sentence that says what ``text`` says, if it has one."""
@@ -115,6 +115,11 @@ class _Citations:
             if (status := self.sources[by_number[m]].status if m in by_number else None)
         }
         return "".join(f" ({s})" for s in sorted(found))
+
+
+def in_order(markers: list[str]) -> list[str]:
+    """Markers once each, by number: "[1][2]" however the sources were found."""
+    return sorted(dict.fromkeys(m for m in markers if m), key=lambda m: int(m.strip("[]")))
 
 
 def long_enough(quote: str, text: str) -> str:
@@ -348,7 +353,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         markers = [own]
         for claim in answer.claims:
             markers += registry.for_claim(claim, verdicts.get(claim.id))
-        cited = list(dict.fromkeys(m for m in markers if m))
+        cited = in_order(markers)
         if len(passage.sentences) > 1 and not (passage.is_list or passage.is_code):
             # Every sentence carries its citation; other sources' markers close the passage.
             # (a lead-in to code read without its code ends as a statement)
@@ -379,7 +384,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
             parts.append(line)
         return " ".join(parts)
     cited = [m for c in answer.claims for m in registry.for_claim(c, verdicts.get(c.id))]
-    group = "".join(dict.fromkeys(cited))
+    group = "".join(in_order(cited))
     if answer.claims and answer.text == answer.claims[0].text:
         line = f"{inline(answer.text)} {group}"  # a verbatim sentence keeps its full stop
     else:

@@ -1535,3 +1535,25 @@ async def test_a_denied_premise_is_the_answer_not_a_question_left_uncovered(
     _, report = await _run(engine, question, [source("S1", "API documentation", H11_PIPELINING)])
     assert report.answer.startswith("The sources contradict the question's premise:")
     assert "The documents found do not answer it" not in report.markdown, report.markdown
+
+
+def test_a_sentence_s_markers_read_in_the_order_of_their_numbers() -> None:
+    from backend.reasoning.models import Claim, EvidenceItem, Verdict
+    from backend.reasoning.offline.report import _Citations
+
+    said = "The worker retries a failed job three times before giving up."
+    registry = _Citations(
+        [
+            source("S1", "Guide", f"Jobs run in workers. {said}"),
+            source("S2", "Reference", f"Retries are counted per job. {said}"),
+        ]
+    )
+    assert registry.cite("S1", "Jobs run in workers.") == "[1]"  # the guide is cited first
+    claim = Claim(id="C1", text=said, source_ids=["S2"])  # … the claim comes from the reference
+    verdict = Verdict(
+        claim_id="C1",
+        verdict="supported",
+        confidence=0.9,
+        evidence=[EvidenceItem(source_id="S1", quote=said, stance="supports")],
+    )
+    assert registry.for_claim(claim, verdict) == ["[1]", "[2]"]  # not "[2][1]"
