@@ -451,7 +451,7 @@ def _inline_text(node: Any) -> str:
         elif isinstance(child, nodes.literal):
             parts.append(f"`{child.astext()}`")
         elif isinstance(child, nodes.problematic):
-            parts.append(role_shown(child.astext()))
+            parts.append(role_shown(child.astext(), _section_titles(child.document)))
         elif isinstance(child, nodes.title_reference):
             # `name` in single backticks (the default role: "The default is `noopener`."):
             # Sphinx projects mean code by it; shown as Sphinx shows it (`Title <target>`).
@@ -463,13 +463,45 @@ def _inline_text(node: Any) -> str:
     return "".join(parts)
 
 
-def role_shown(source: str) -> str:
+def role_shown(source: str, titles: dict[str, str] | None = None) -> str:
     """A role as a reader of the built page sees it: a code object's name as `code`
-    (:class:`~tides.Gauge` → `Gauge`), a cross-reference's title as words."""
-    shown = role_text(source)
+    (:class:`~tides.Gauge` → `Gauge`), a cross-reference's title as words. A bare :ref: to a
+    label of the document's own (``titles``: label → title) shows the title of the section
+    it labels, as Sphinx does ("See :ref:`error-handling`" → "See Error handling"); a label
+    of another document stays as written (its words alone, "guide routing", read no better)."""
     role = _ROLE.match(source)
     name = role.group("role").lower() if role else ""
+    if role and name in ("ref", "std:ref") and not _TITLED_TARGET.match(role.group("text")):
+        title = (titles or {}).get(label_key(role.group("text")))
+        if title:
+            return title
+    shown = role_text(source)
     return f"`{shown}`" if CODE_ROLES.match(name) and "`" not in shown else shown
+
+
+def label_key(label: str) -> str:
+    return " ".join(label.lower().split())
+
+
+def _section_titles(document: Any) -> dict[str, str]:
+    """Each label of the document that names a section (``.. _error-handling:`` above
+    "Error handling"), with the section's title: what a bare :ref: to it shows."""
+    from docutils import nodes
+
+    if document is None:
+        return {}
+    cached = getattr(document, "_marsa_titles", None)
+    if cached is not None:
+        return cached
+    titles: dict[str, str] = {}
+    document._marsa_titles = titles  # (a title's own :ref: finds it filling, not again)
+    for name, node_id in document.nameids.items():
+        target = document.ids.get(node_id) if node_id else None
+        if isinstance(target, nodes.section) and target.children:
+            first = target.children[0]
+            if isinstance(first, nodes.title):
+                titles[label_key(name)] = _inline(first)
+    return titles
 
 
 def role_text(source: str) -> str:

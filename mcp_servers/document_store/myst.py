@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from contextvars import ContextVar
 from typing import Final
 
 from mcp_servers.document_store.formats import (
@@ -25,6 +26,7 @@ from mcp_servers.document_store.formats import (
     SKIPPED_DIRECTIVES,
     TRANSPARENT_DIRECTIVES,
     autodoc_text,
+    label_key,
     role_shown,
     rst_to_markdown,
 )
@@ -62,7 +64,30 @@ def myst_to_markdown(text: str) -> str:
     into what a reader of the built page sees; plain Markdown is returned as it is."""
     if not is_myst(text):
         return text
-    return "\n".join(_blocks(text.splitlines()))
+    lines = text.splitlines()
+    token = _TITLES.set(_section_titles(lines))
+    try:
+        return "\n".join(_blocks(lines))
+    finally:
+        _TITLES.reset(token)
+
+
+# The document's labelled sections (label → title), for a bare {ref} to one of them
+_TITLES: ContextVar[dict[str, str] | None] = ContextVar("myst_titles", default=None)
+_HEADING: Final = re.compile(r"^#{1,6}\s+(?P<title>\S.*?)\s*#*\s*$")
+
+
+def _section_titles(lines: list[str]) -> dict[str, str]:
+    """Each ``(label)=`` line right above a heading, with the heading's title."""
+    titles: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if not _LABEL_LINE.match(line):
+            continue
+        following = next((ln for ln in lines[i + 1 :] if ln.strip()), "")
+        heading = _HEADING.match(following)
+        if heading:
+            titles[label_key(line.strip()[1:-2])] = heading.group("title")
+    return titles
 
 
 def _blocks(lines: list[str]) -> list[str]:
@@ -187,4 +212,4 @@ def _inline(line: str) -> str:
 
 
 def _role(match: re.Match[str]) -> str:
-    return role_shown(f":{match.group('role')}:`{match.group('text')}`")
+    return role_shown(f":{match.group('role')}:`{match.group('text')}`", _TITLES.get())

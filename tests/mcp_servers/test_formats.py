@@ -511,6 +511,15 @@ def test_myst_roles_show_what_sphinx_shows_as_code_for_code_objects() -> None:
     assert "Colorama is needed on Windows." in doc.content
 
 
+def test_a_bare_myst_ref_shows_the_title_of_the_section_it_labels() -> None:
+    text = (
+        b"# Guide\n\nSee {ref}`install` first, then {ref}`custom_processors`.\n\n"
+        b"(install)=\n\n## Installing it\n\nRun pip.\n"
+    )
+    (doc,) = load_bytes(text, "guide.md")
+    assert "See Installing it first, then custom_processors." in doc.content
+
+
 def test_myst_labels_and_comments_leave_nothing() -> None:
     (doc,) = load_bytes(MYST, "start.md")
     assert "(install)=" not in doc.content
@@ -727,6 +736,18 @@ def test_roles_show_as_the_built_page_shows_them() -> None:
     assert "`EnvironmentContext.configure.include_name` hook" in shown  # code, no leading dot
     assert "`Operations.f`" in shown
     assert "`.nox`" in shown  # a file's own dot stays
+
+
+def test_a_bare_ref_shows_the_title_of_the_section_it_labels() -> None:
+    text = (
+        "Events\n======\n\nThe diagram is accurate. See :ref:`error-handling`, and "
+        ":ref:`keepalive-and-pipelining` elsewhere.\n\n"
+        ".. _error-handling:\n\nWhen things go wrong\n--------------------\n\nText.\n"
+    )
+    shown = rst_to_markdown(text).markdown
+    assert "See When things go wrong, and" in shown  # this document's section, by its title
+    assert "keepalive-and-pipelining elsewhere" in shown  # another document's: as written
+    assert "error-handling" not in shown
 
 
 def test_a_version_note_s_text_on_its_first_line_is_one_paragraph_with_the_rest() -> None:
