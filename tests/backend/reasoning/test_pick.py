@@ -3193,6 +3193,21 @@ def test_a_passage_opening_on_a_condition_without_its_subject_leans_on_what_came
     assert not _leans_back(omitted)
 
 
+def test_a_passage_counting_what_the_sentence_before_named_leans_on_it() -> None:
+    from backend.reasoning.offline.pick import _leans_back
+
+    # h11 0.16.0's api.rst: "them" are the fields of the sentence before
+    text = (
+        "Like all events, it has several fields. For `Request`, there are four of them: "
+        "`method`, `target`, `headers`, and `http_version`. The latter defaults to `b\"1.1\"`. "
+        "Celery supports Redis, RabbitMQ and SQS; all of them are brokers."
+    )
+    found = {p.sentences[0][:12]: p for p in passages(source("S1", "API", text))}
+    assert _leans_back(found["For `Request"]) and _leans_back(found["The latter d"])
+    # what it counts is named in the sentence's own first clause
+    assert not _leans_back(found["Celery suppo"])
+
+
 SMARTY_OPTIONS = (
     "The following options are provided to configure the output:\n\n"
     "* **`smart_dashes`**: Default value: `True`; whether to convert dashes\n"
