@@ -565,8 +565,19 @@ def _definitions(node: Any, depth: int, fields: dict[str, str]) -> str:
         definitions = [c for c in item.children if isinstance(c, nodes.definition)]
         blocks = [b for d in definitions for b in _rst_blocks(d, depth, fields, True)]
         label = _inline(term).rstrip(":").rstrip() if term is not None else ""  # ``x``:
-        # Its later blocks (a code example, a second list) stay in the item: no blank line.
-        body = [ln for ln in labelled(label, blocks).splitlines() if ln.strip()] or [""]
+        # Its later blocks (a code example, a second list) stay in the item: no blank line,
+        # but for a paragraph after the item's own list, which is no line of that list's last
+        # item (sqlparse's "These limits can be modified …" after its two limits)
+        body = []
+        in_list = False
+        for ln in (ln for ln in labelled(label, blocks).splitlines() if ln.strip()):
+            if _NESTED_ITEM.match(ln):
+                in_list = True
+            elif in_list and not ln.startswith(" "):
+                body.append("")
+                in_list = False
+            body.append(ln)
+        body = body or [""]
         lines.append(f"- {body[0]}")
         lines.extend(f"  {line}" for line in body[1:])
     return "\n".join(lines)

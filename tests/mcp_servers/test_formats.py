@@ -738,6 +738,19 @@ def test_roles_show_as_the_built_page_shows_them() -> None:
     assert "`.nox`" in shown  # a file's own dot stays
 
 
+def test_a_paragraph_after_a_defined_term_s_own_list_is_no_line_of_its_last_item() -> None:
+    text = (
+        "Limits\n======\n\n**Grouping Limits**\n  The parser includes limits:\n\n"
+        "  - ``MAX_DEPTH`` (default: 100) - Limits recursion depth\n"
+        "  - ``MAX_TOKENS`` (default: 10,000) - Limits the tokens of one grouping\n"
+        "    operation\n\n"
+        "  These limits can be modified by changing the constants.\n"
+    )
+    shown = rst_to_markdown(text).markdown
+    assert "one grouping operation\n  \n  These limits can be modified" in shown
+    assert shown.startswith("# Limits\n\n- Grouping Limits: The parser includes limits:\n  - `MAX")
+
+
 def test_a_bare_ref_shows_the_title_of_the_section_it_labels() -> None:
     text = (
         "Events\n======\n\nThe diagram is accurate. See :ref:`error-handling`, and "
