@@ -2057,7 +2057,15 @@ def _negates(sentence: str, premise: list[str]) -> bool:
         any(stem(w.lower()) in stated for w in m.group("first", "word") if w)
         and not _CONDITION.search(text[: m.start()])
         for m in _NEGATED_WORD.finditer(text)
+    ) or any(
+        # "this SQL parser is intentionally non-validating" against "sqlparse checks that SQL
+        # is syntactically valid"
+        stem(m.group("first").lower()) in stated and not _CONDITION.search(text[: m.start()])
+        for m in _NON_WORD.finditer(text)
     )
+
+
+_NON_WORD: Final = re.compile(r"\bnon-(?P<first>[a-z]\w+)", re.I)
 
 
 def _names_other_code(sentence: str, question: str) -> bool:

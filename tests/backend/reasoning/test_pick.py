@@ -3199,7 +3199,7 @@ def test_a_passage_counting_what_the_sentence_before_named_leans_on_it() -> None
     # h11 0.16.0's api.rst: "them" are the fields of the sentence before
     text = (
         "Like all events, it has several fields. For `Request`, there are four of them: "
-        "`method`, `target`, `headers`, and `http_version`. The latter defaults to `b\"1.1\"`. "
+        '`method`, `target`, `headers`, and `http_version`. The latter defaults to `b"1.1"`. '
         "Celery supports Redis, RabbitMQ and SQS; all of them are brokers."
     )
     found = {p.sentences[0][:12]: p for p in passages(source("S1", "API", text))}
@@ -3448,3 +3448,16 @@ async def test_a_premise_is_denied_by_the_word_its_negation_governs(
 )
 def test_a_prerequisite_or_an_asides_example_is_no_denial(sentence: str, denied: bool) -> None:
     assert denies(sentence) is denied
+
+
+def test_a_non_prefix_negates_the_premise_word_it_is_put_before() -> None:
+    from backend.reasoning.offline.pick import _negates
+
+    premise = ["sqlparse", "checks", "sql", "syntactically", "valid"]  # "… is syntactically valid"
+    assert _negates(
+        "You should be aware that this SQL parser is intentionally non-validating.", premise
+    )
+    assert not _negates("The lexer uses non-blocking reads for SQL files.", premise)
+    assert not _negates(
+        "If you need a non-validating mode, set strict=False.", premise
+    )  # a condition
