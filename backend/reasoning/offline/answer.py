@@ -207,7 +207,14 @@ def direct_answer(
     if asked.kind == "yes_no":
         lead = _yes_or_no(plan.query, pick.best)
     first = _passage_answer(
-        pick.best, claims, verdicts, lead=lead, found=True, terms=asked.terms, quoted=asked.quoted
+        pick.best,
+        claims,
+        verdicts,
+        lead=lead,
+        found=True,
+        terms=asked.terms,
+        quoted=asked.quoted,
+        steps=asked.how_to,
     )
     hop = _next_hop(plan, pick) if plan.kind == "multi_hop" else None
     # A chain's second link is another document's fact; steps ("how do I …") are not a chain,
@@ -993,6 +1000,7 @@ def _passage_answer(
     found: bool,
     terms: list[str] | None = None,
     quoted: tuple[str, ...] = (),
+    steps: bool = False,
 ) -> Answer:
     passage = choice.passage
     basis = {
@@ -1010,7 +1018,7 @@ def _passage_answer(
     text = passage.quote
     backing = [c for c in claims if c.text in text or text in c.text]
     unconfirmed = bool(backing) and all(_label(c, verdicts) == "unverifiable" for c in backing)
-    seen = shown_for(passage, terms or [], quoted)
+    seen = shown_for(passage, terms or [], quoted, steps)
     if _says_its_label(lead, seen.text):
         lead = ""  # "outbuf_overflow: outbuf_overflow: A tempfile …" says the name twice
     return Answer(

@@ -45,6 +45,8 @@ MAX_CODE_LINES: Final = 4  # lines of a code passage's text (what it is scored o
 MAX_WHOLE_EXAMPLE: Final = 8  # an example of at most this many lines is shown whole
 MAX_JOINED_BLOCKS: Final = 3  # code blocks one after another, nothing between, read as one
 MAX_WHOLE_LINES: Final = 14  # … with its comments and closing lines, this many at most
+MAX_RECIPE_LINES: Final = 30  # the example answering "how do I …" is shown whole up to this
+MAX_RECIPE_WHOLE_LINES: Final = 45  # … with its comments and closing lines
 _IMPORT: Final = re.compile(
     r"^(?:from\s+\S+\s+)?import\s|^(?:const|let|var)\s+\{?[\w, ]+\}?\s*=\s*require\("
 )
@@ -924,17 +926,30 @@ class Shown(NamedTuple):
     block: str = ""
 
 
-def shown_for(passage: Passage, terms: list[str], quoted: tuple[str, ...] = ()) -> Shown:
+def shown_for(
+    passage: Passage, terms: list[str], quoted: tuple[str, ...] = (), steps: bool = False
+) -> Shown:
     """What a reader sees of a passage for this question. A code passage: its lead-in, and as
     a block the first code line and the lines that hold the most of the question's words
     ("… drop the password during asdict?" shows ``filter=lambda attr, value: attr.name !=
     "password"``, not the class definition the example opens with). Other passages: their
-    text."""
+    text. ``steps``: the passage answers "how do I …", and a recipe of a few dozen lines is
+    shown whole (sqlparse's lexer recipe, shortened, defined `my_regex` and never used it)."""
     if passage.is_defaults:  # the default setup, whole
         return Shown(plain(passage.sentences[0]), code_block(passage.block))
     if not passage.code:
         return Shown(passage.text)
-    if len(passage.code) <= MAX_WHOLE_EXAMPLE and len(passage.whole) <= MAX_WHOLE_LINES:
+    short = len(passage.code) <= MAX_WHOLE_EXAMPLE and len(passage.whole) <= MAX_WHOLE_LINES
+    recipe = (
+        steps
+        and len(passage.code) <= MAX_RECIPE_LINES
+        and len(passage.whole) <= MAX_RECIPE_WHOLE_LINES
+        and not lists_in_code(passage)
+        # (a doctest session, read with what each input prints, is a run of demonstrations,
+        # not one recipe)
+        and not any(" → " in ln for ln in passage.code)
+    )
+    if short or recipe:
         # a short example as written, its comments and closing brackets too ("# rotate a new
         # key in …", the `)` that ends `Serializer(`): a reader may run it
         whole = passage.whole

@@ -250,6 +250,42 @@ def test_an_example_whose_first_lines_hold_the_words_is_shown_as_usual() -> None
     assert shown_for(coded, []).block.splitlines() == usual
 
 
+LEXER_RECIPE = (
+    "The following example adds support for the expression `ZORDER BY` to the lexer:\n\n"
+    "```python\n"
+    "import sqlparse\n"
+    "from sqlparse import keywords\n"
+    "from sqlparse.lexer import Lexer\n\n"
+    "# get the lexer singleton object to configure it\n"
+    "lex = Lexer.get_default_instance()\n"
+    "lex.clear()\n"
+    'my_regex = (r"ZORDER\\s+BY\\b", sqlparse.tokens.Keyword)\n'
+    "lex.set_SQL_REGEX(keywords.SQL_REGEX[:38] + [my_regex] + keywords.SQL_REGEX[38:])\n"
+    "lex.add_keywords(keywords.KEYWORDS_COMMON)\n"
+    "lex.add_keywords(keywords.KEYWORDS_ORACLE)\n"
+    "lex.add_keywords(keywords.KEYWORDS_MYSQL)\n"
+    "lex.add_keywords(keywords.KEYWORDS_PLPGSQL)\n"
+    "lex.add_keywords(keywords.KEYWORDS_HQL)\n"
+    "lex.add_keywords(keywords.KEYWORDS)\n"
+    'sqlparse.parse("select * from foo zorder by bar;")\n'
+    "```\n"
+)
+
+
+def test_the_example_answering_how_to_do_something_is_shown_whole() -> None:
+    (coded,) = [p for p in passages(source("S1", "Extending", LEXER_RECIPE)) if p.is_code]
+    terms = ["teach", "lexer", "recognise", "zorder"]
+    excerpt = shown_for(coded, terms).block
+    assert "…" in excerpt and "lex.clear()" not in excerpt  # shortened, it cannot be run
+    recipe = shown_for(coded, terms, steps=True).block.splitlines()
+    assert recipe[0] == "```" and recipe[-1] == "```" and "…" not in recipe
+    assert "lex.clear()" in recipe and "# get the lexer singleton object to configure it" in recipe
+    assert recipe.index("lex.clear()") < recipe.index("lex.add_keywords(keywords.KEYWORDS)")
+    # a doctest session is a run of demonstrations: shortened as before
+    (shown,) = [p for p in passages(source("S1", "Examples", FILTER_EXAMPLE)) if p.is_code]
+    assert "…" in shown_for(shown, ["user", "class"], steps=True).block
+
+
 def test_a_short_example_is_shown_whole() -> None:
     short = FILTER_EXAMPLE.replace("...     name: str\n...     phone: str\n...     city: str\n", "")
     (coded,) = [p for p in passages(source("S1", "Examples", short)) if p.is_code]

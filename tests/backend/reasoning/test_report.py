@@ -1557,3 +1557,14 @@ def test_a_sentence_s_markers_read_in_the_order_of_their_numbers() -> None:
         evidence=[EvidenceItem(source_id="S1", quote=said, stance="supports")],
     )
     assert registry.for_claim(claim, verdict) == ["[1]", "[2]"]  # not "[2][1]"
+
+
+async def test_a_how_to_answer_shows_its_recipe_whole(engine: OfflineEngine) -> None:
+    from tests.backend.reasoning.test_passages import LEXER_RECIPE
+
+    sources = [source("S1", "Extending sqlparse", LEXER_RECIPE)]
+    _, report = await _run(
+        engine, "How do I teach sqlparse's lexer to recognise the ZORDER BY clause?", sources
+    )
+    assert "adds support for the expression `ZORDER BY`" in report.answer
+    assert "lex.clear()" in report.answer and "…" not in report.answer
