@@ -313,8 +313,10 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
         partly = any(part.found for part in answer.parts)
         said = "answer only part of it" if partly else "do not answer it"
         # what is asked, not the scene the asker sets before it (the answer above has it)
-        asked = asking_part(plan.query, phrases=False) or plan.query
-        lines.append(f"- {asked.strip()} The documents found {said}.")
+        asked = (asking_part(plan.query, phrases=False) or plan.query).strip()
+        if _QUESTION_WORD.match(asked):  # "what exception does it raise …?" after a scene
+            asked = asked[0].upper() + asked[1:]
+        lines.append(f"- {asked} The documents found {said}.")
     covered = {c.sub_query_id for c in claims}
     for sq in plan.sub_queries:
         if sq.purpose in ("whole question", "asking part", "expanded") or sq.id in covered:
@@ -323,6 +325,12 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
             continue
         lines.append(f"- {_heading(plan, sq)}: nothing found in the sources.")
     return lines
+
+
+_QUESTION_WORD: Final = re.compile(
+    r"(?:what|which|how|why|when|where|who|whom|whose|is|are|was|were|does|do|did|can|could"
+    r"|should|would|will|must|may|has|have)\b"
+)
 
 
 def _run_on(lines: list[str]) -> str:

@@ -1002,6 +1002,14 @@ async def test_not_covered_says_only_part_when_the_answer_does(engine: OfflineEn
     assert _not_covered(plan, [], nothing)[0] == (
         "- Can the tasks run in parallel? The documents found do not answer it."
     )
+    # … as a sentence of its own, though the question went on after a comma
+    plan = await engine.plan(
+        "Since sqlparse checks that SQL is valid, what exception does it raise for bad SQL?",
+        ["docs"],
+    )
+    assert _not_covered(plan, [], nothing)[0] == (
+        "- What exception does it raise for bad SQL? The documents found do not answer it."
+    )
 
 
 OPTIONAL_DEPENDENCIES = (
