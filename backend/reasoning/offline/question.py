@@ -61,7 +61,10 @@ _WHY: Final = re.compile(
 )
 _PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
 # "How deep …?", "how many …?": a measure, asked for as a number.
-_MEASURES: Final = "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small"
+_MEASURES: Final = (
+    "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small|short|low|few|"
+    "little|tiny|narrow"
+)
 # What a way asked for is said to be: "the recommended way", "the idiomatic way"
 _STANDING: Final = (
     "recommended|intended|preferred|right|correct|proper|idiomatic|best|usual|supported|official"

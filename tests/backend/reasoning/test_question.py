@@ -1082,3 +1082,11 @@ def test_a_value_asked_in_its_unit_is_a_number_and_names_with_digits_are_none() 
         assert not holds_cue(asked, text), text
     assert holds_cue(asked, "Headers larger than 16384 bytes are rejected.")
     assert holds_cue(asked, "The limit is kept in a 64-bit integer.")
+
+
+def test_how_short_or_how_low_asks_a_measure_not_a_way() -> None:
+    # PyJWT 2.15.1's docs: the answer is "at least as long as the hash output (… 48 … bytes)"
+    asked = analyse("If I sign with HS384, how short can my HMAC secret be before it complains?")
+    assert asked.kind == "number" and not asked.how_to
+    assert analyse("How low can I set the poll interval?").kind == "number"
+    assert analyse("How do I shorten the poll interval?").kind == "how"  # a step to take
