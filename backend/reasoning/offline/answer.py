@@ -984,11 +984,12 @@ _EITHER_OR: Final = re.compile(r"\b(?!not\b)\w+\s+or\s+(?!not\b)[^?,;]{1,60}\?\s
 
 def _says_its_label(lead: str, text: str) -> bool:
     """Does the passage open with the very name its lead gives ("outbuf_overflow:" before
-    "outbuf_overflow: A tempfile should be created …", "lock_task:" before "`lock_task`: …")?"""
+    "outbuf_overflow: A tempfile should be created …", "lock_task:" before "`lock_task`: …",
+    "RS256:" before "RS256 - RSASSA-PKCS1-v1_5 signature …")?"""
     name = lead.removesuffix(":").strip().strip("`")
     if not lead.endswith(":") or not name or len(name.split()) > 3:
         return False
-    return re.match(rf"`?{re.escape(name)}`?\s*:", text.strip(), re.I) is not None
+    return re.match(rf"`?{re.escape(name)}`?\s*(?::|[-–—]\s)", text.strip(), re.I) is not None
 
 
 def _passage_answer(

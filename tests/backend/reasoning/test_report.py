@@ -1576,3 +1576,13 @@ async def test_a_how_to_answer_shows_its_recipe_whole(engine: OfflineEngine) -> 
     )
     assert "adds support for the expression `ZORDER BY`" in report.answer
     assert "lex.clear()" in report.answer and "…" not in report.answer
+
+
+def test_a_side_s_label_is_not_said_twice_before_a_passage_that_opens_with_it() -> None:
+    from backend.reasoning.offline.answer import _says_its_label
+
+    # PyJWT 2.15.1's algorithms list: "RS256: RS256 - RSASSA-PKCS1-v1_5 …" said the name twice
+    assert _says_its_label("RS256:", "RS256 - RSASSA-PKCS1-v1_5 signature algorithm")
+    assert _says_its_label("`lock_task`:", "`lock_task`: a lock for one task")
+    assert not _says_its_label("RS256:", "RS256-based signatures are the most common.")
+    assert not _says_its_label("PS256:", "RS256 - RSASSA-PKCS1-v1_5 signature algorithm")
