@@ -4,6 +4,7 @@ loaders cover exactly ``SUPPORTED_SUFFIXES`` (checked when its ingest module is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,4 +127,22 @@ def _skip_reason(path: Path, root: Path | None) -> str | None:
         return f"not readable ({exc.strerror or exc})"
     if suffix not in BINARY_SUFFIXES and looks_binary(head):
         return "binary content in a text file"
+    if root is not None and _REQUIREMENTS_NAME.match(path.name) and _pins_only(head):
+        return REQUIREMENTS_REASON  # docs/requirements.txt: what builds the docs, not a document
     return None
+
+
+REQUIREMENTS_REASON = "a pip requirements file (package pins, not a document)"
+_REQUIREMENTS_NAME = re.compile(r"^(?:requirements|constraints)[\w.-]*\.txt$", re.I)
+# A line of a requirements file: a comment, an option ("-r base.txt", "--hash …"), or a
+# package with its version and markers ("sphinx>=7", "furo==2024.1.29; python_version<'3.12'")
+_PIN_LINE = re.compile(r"^\s*(?:#.*|-.*|[A-Za-z0-9][\w.\[\],-]*\s*(?:[<>=!~;@].*)?)?$")
+
+
+def _pins_only(head: bytes) -> bool:
+    """Is every line of the file's start a requirements line (and at least one a package)?"""
+    lines = head.decode("utf-8", "replace").splitlines()
+    if len(head) == 4096 and lines:
+        lines = lines[:-1]  # (the last line may be cut)
+    packages = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "-"))]
+    return bool(packages) and all(_PIN_LINE.match(ln) for ln in lines)

@@ -132,3 +132,20 @@ def test_files_and_folders_that_cannot_be_read_are_skipped_as_such(
         "closed": "not readable (Permission denied)",
         "locked.md": "not readable (Permission denied)",
     }
+
+
+def test_a_pip_requirements_file_in_a_folder_is_no_document(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path / "docs",
+        {
+            "index.rst": b"Title\n=====\n",
+            "requirements-docs.txt": b"# docs\nsphinx>=7\nfuro==2024.1.29; python_version<'3.12'\n"
+            b"-r ../requirements.txt\n",
+            "requirements-notes.txt": b"The requirements we gathered from users.\n",
+        },
+    )
+    found = walk([root])
+    assert reasons(root, found) == {"requirements-docs.txt": walk_module.REQUIREMENTS_REASON}
+    # prose under the same kind of name stays, and a file given by name is taken as it is
+    assert [f.relative_path for f in found.files] == ["index.rst", "requirements-notes.txt"]
+    assert walk([root / "requirements-docs.txt"]).skipped == []
