@@ -1422,7 +1422,9 @@ _ELLIPTIC_CONDITION: Final = re.compile(
 # A sentence that only sends the reader elsewhere: "See the uWSGI documentation for more
 # details.", "Refer to the API reference.", "For more information, see …"
 _POINTER: Final = re.compile(
-    r"^\W*(?:(?:please\s+)?(?:see|refer to|consult|check out)\s+(?:the\s+)?[^.;:,]{0,60}?"
+    # (a dotted name is one word: "See bleach.callbacks for some included callback functions.")
+    r"^\W*(?:(?:please\s+)?(?:see|refer to|consult|check out)\s+(?:the\s+)?"
+    r"(?:[^.;:,]|\.(?=\w)){0,60}?"
     r"(?:for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*)?\.?\s*$"
     r"|for\s+(?:more|further|additional|full)\s+(?:details|information|info)\b[^.]*\.?\s*$"
     # "Usage of the adapter registry is documented in adapter-registry.": where, not what

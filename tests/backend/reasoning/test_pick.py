@@ -3461,3 +3461,12 @@ def test_a_non_prefix_negates_the_premise_word_it_is_put_before() -> None:
     assert not _negates(
         "If you need a non-validating mode, set strict=False.", premise
     )  # a condition
+
+
+def test_a_pointer_to_a_dotted_name_only_sends_the_reader_elsewhere() -> None:
+    from backend.reasoning.offline.pick import _POINTER
+
+    # bleach 6.4.0's linkify.rst: a dotted module name is one word of the pointer
+    assert _POINTER.match("See bleach.callbacks for some included callback functions.")
+    assert _POINTER.match("See the uWSGI documentation for more details.")
+    assert not _POINTER.match("See bleach.callbacks. Then pass your own list.")
