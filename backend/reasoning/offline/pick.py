@@ -2055,15 +2055,13 @@ def _negates(sentence: str, premise: list[str]) -> bool:
     if _OPENS_WITH_CONDITION.match(text):
         return False
     stated = {stem(t.lower()) for t in premise}
+    # ("this SQL parser is intentionally non-validating" against "sqlparse checks that SQL is
+    # syntactically valid": a "non-" negates the word it is put before)
+    negations = [*_NEGATED_WORD.finditer(text), *_NON_WORD.finditer(text)]
     return any(
-        any(stem(w.lower()) in stated for w in m.group("first", "word") if w)
+        any(stem(w.lower()) in stated for w in m.groupdict().values() if w)
         and not _CONDITION.search(text[: m.start()])
-        for m in _NEGATED_WORD.finditer(text)
-    ) or any(
-        # "this SQL parser is intentionally non-validating" against "sqlparse checks that SQL
-        # is syntactically valid"
-        stem(m.group("first").lower()) in stated and not _CONDITION.search(text[: m.start()])
-        for m in _NON_WORD.finditer(text)
+        for m in negations
     )
 
 

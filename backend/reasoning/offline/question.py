@@ -449,6 +449,8 @@ _ASK_WORD: Final = (
     r"could|should|would|will|must|may|has|have)\b)"
 )
 _ASKING: Final = r"\s*" + _ASK_WORD
+# Text that opens with a wh-word or an auxiliary: an ask ("what exception does it raise …?")
+OPENS_ASKING: Final = re.compile(_ASK_WORD)
 # A scene set by a condition ("When …, how …?"): it narrows, the rest asks.
 _CONDITION_CLAUSE: Final = re.compile(
     r"^\W*(?:when|whenever|if|once|after|before|while|since|although|though|unless|until|till|however)"

@@ -29,7 +29,7 @@ from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable, bare_list_item, release_entry
-from backend.reasoning.offline.question import analyse, asking_part
+from backend.reasoning.offline.question import OPENS_ASKING, analyse, asking_part
 from backend.reasoning.offline.text import content_stems, mentions, split_sentences
 from marsa_common.text import MIN_QUOTE_WORDS
 
@@ -314,7 +314,7 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
         said = "answer only part of it" if partly else "do not answer it"
         # what is asked, not the scene the asker sets before it (the answer above has it)
         asked = (asking_part(plan.query, phrases=False) or plan.query).strip()
-        if _QUESTION_WORD.match(asked):  # "what exception does it raise …?" after a scene
+        if OPENS_ASKING.match(asked):  # "what exception does it raise …?" after a scene
             asked = asked[0].upper() + asked[1:]
         lines.append(f"- {asked} The documents found {said}.")
     covered = {c.sub_query_id for c in claims}
@@ -325,12 +325,6 @@ def _not_covered(plan: Plan, claims: list[Claim], answer: Answer) -> list[str]:
             continue
         lines.append(f"- {_heading(plan, sq)}: nothing found in the sources.")
     return lines
-
-
-_QUESTION_WORD: Final = re.compile(
-    r"(?:what|which|how|why|when|where|who|whom|whose|is|are|was|were|does|do|did|can|could"
-    r"|should|would|will|must|may|has|have)\b"
-)
 
 
 def _run_on(lines: list[str]) -> str:
