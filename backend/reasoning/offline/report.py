@@ -35,13 +35,13 @@ from marsa_common.text import MIN_QUOTE_WORDS
 
 MAX_CITES_PER_CLAIM: Final = 4
 UNCONFIRMED: Final = "(not independently confirmed)"
-# When most findings rest on one source (a documentation folder, where one author wrote every
-# page), one line says so instead of a mark on nearly every finding. A line cites a second
-# source only where that source says the same in its own sentence, so the markers show what
-# is confirmed.
+# When most statements rest on one source (a documentation folder, where one author wrote every
+# page), one line under the answer says so instead of a mark on nearly every statement. A
+# line cites a second source only where that source says the same in its own sentence, so
+# the markers show what is confirmed.
 ONE_SOURCE_NOTE: Final = (
-    "_Each finding below is quoted from the source it cites; where a line cites one source, "
-    "no other source found says the same._"
+    "_Every statement in this report is quoted from the source it cites; where a statement "
+    "cites one source, no other source found says the same._"
 )
 NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
@@ -179,8 +179,6 @@ def write(
     by_claim = {v.claim_id: v for v in verdicts}
     registry = _Citations(sources)
     answer = direct_answer(plan, claims, by_claim, sources, vectors)
-    answer_line = _answer_line(answer, registry, by_claim)
-    lines = ["## Answer", "", answer_line, ""]
     shown = {c.id for c in answer.claims}
     disputed = [c for c in claims if _verdict_is(by_claim, c, "contradicted")]
     about_changes = bool(_ASKS_CHANGES.search(plan.query))
@@ -195,12 +193,14 @@ def write(
         and not (answer.passage and c.text in answer.passage.quote)
         and (about_changes or not _release_entry(c, registry.sources))
     ]
+    mostly_alone = _mostly_unconfirmed(answer, findings, by_claim)
+    answer_line = _answer_line(answer, registry, by_claim, one_source_note=mostly_alone)
+    lines = ["## Answer", "", answer_line, ""]
+    if mostly_alone:
+        lines += [ONE_SOURCE_NOTE, ""]
     sections = _sections(plan, findings, registry.sources)
     if sections:
         lines += ["## Key findings", ""]
-        mostly_alone = _mostly_unconfirmed(findings, by_claim)
-        if mostly_alone:
-            lines += [ONE_SOURCE_NOTE, ""]
         for heading, members in sections:
             if len(sections) > 1:
                 lines += [f"### {heading}", ""]
@@ -236,10 +236,17 @@ def _unconfirmed(verdict: Verdict | None) -> bool:
     return verdict is None or verdict.verdict == "unverifiable"
 
 
-def _mostly_unconfirmed(findings: list[Claim], verdicts: dict[str, Verdict]) -> bool:
-    """Do more than half of at least three findings rest on their own source alone?"""
+def _mostly_unconfirmed(
+    answer: Answer, findings: list[Claim], verdicts: dict[str, Verdict]
+) -> bool:
+    """Do more than half of the report's statements (the answer found, and the findings) rest
+    on their own source alone?"""
     alone = sum(_unconfirmed(verdicts.get(c.id)) for c in findings)
-    return len(findings) >= 3 and 2 * alone > len(findings)
+    total = len(findings)
+    if answer.found and not answer.contested and (answer.claims or answer.passage):
+        alone += answer.unconfirmed or any(p.unconfirmed for p in answer.parts)
+        total += 1
+    return total > 0 and 2 * alone > total
 
 
 def _verdict_is(verdicts: dict[str, Verdict], claim: Claim, label: str) -> bool:
@@ -339,13 +346,20 @@ def _run_on(lines: list[str]) -> str:
 _ENDS_IN_BLOCK: Final = re.compile(r"\n`{3,}$")
 
 
-def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdict]) -> str:
+def _answer_line(
+    answer: Answer,
+    registry: _Citations,
+    verdicts: dict[str, Verdict],
+    one_source_note: bool = False,
+) -> str:
+    """The answer as the report shows it; a statement no other source confirms is marked,
+    unless the one-source note under it says so for the whole report."""
     if answer.contested:
         claim = answer.claims[0]
         line = _claim_line(claim, verdicts.get(claim.id), registry).removeprefix("- ")
         return line.replace("**Contested:**", "The sources disagree:", 1)
     if answer.parts:
-        lines = [_answer_line(part, registry, verdicts) for part in answer.parts]
+        lines = [_answer_line(p, registry, verdicts, one_source_note) for p in answer.parts]
         if not answer.found:
             lines.insert(0, NOT_FOUND_PART)
         return _run_on(lines)
@@ -370,7 +384,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
         else:
             line = f"{answer.lead} {answer.text} {''.join(cited)}".strip()  # code: its lines
         line += registry.statuses(cited)
-        if answer.found and answer.unconfirmed:
+        if answer.found and answer.unconfirmed and not one_source_note:
             line += f" {UNCONFIRMED}"
         if answer.block:  # the code, as a block after the words that cite it
             line += f"\n\n{answer.block}"
@@ -381,7 +395,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
             verdict = verdicts.get(claim.id)
             cites = registry.for_claim(claim, verdict)
             line = f"{inline(claim.text)} {''.join(cites)}{registry.statuses(cites)}"
-            if _unconfirmed(verdict):
+            if _unconfirmed(verdict) and not one_source_note:
                 line += f" {UNCONFIRMED}"
             parts.append(line)
         return " ".join(parts)
@@ -392,7 +406,7 @@ def _answer_line(answer: Answer, registry: _Citations, verdicts: dict[str, Verdi
     else:
         line = f"{inline(answer.text)} {group}".rstrip()
         line += "" if line.endswith((".", "!", "?")) else "."
-    if answer.unconfirmed:
+    if answer.unconfirmed and not one_source_note:
         line += f" {UNCONFIRMED}"
     return line.strip()
 
@@ -407,7 +421,7 @@ def _claim_line(
     claim: Claim, verdict: Verdict | None, registry: _Citations, one_source_note: bool = False
 ) -> str:
     """A finding as a list line; one that no other source confirms is marked, unless the
-    one-source note above the findings says it for all of them."""
+    one-source note says it for the whole report."""
     cited = registry.for_claim(claim, verdict)
     markers = "".join(cited) + registry.statuses(cited)
     if verdict is not None and verdict.verdict == "contradicted":

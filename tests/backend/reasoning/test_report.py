@@ -132,9 +132,36 @@ async def test_a_claim_nobody_else_confirms_is_marked(engine: OfflineEngine) -> 
         )
     ]
     _, report = await _run(engine, "What is the capital of Australia?", sources)
-    assert report.answer == (
-        "Canberra is the capital city of Australia. [1] (not independently confirmed)"
-    )
+    # (the report rests on that one source: one line under the answer says so, no mark)
+    assert report.answer == "Canberra is the capital city of Australia. [1]"
+    lines = report.markdown.splitlines()
+    assert lines[2:5] == [report.answer, "", ONE_SOURCE_NOTE]
+
+
+async def test_the_one_statement_a_second_source_does_not_confirm_is_marked(
+    engine: OfflineEngine,
+) -> None:
+    """Where most statements are confirmed by a second source, the one that is not carries
+    the mark, and there is no one-source note."""
+    sources = [
+        source(
+            "S1",
+            "Tower facts",
+            "The Eiffel Tower was completed in 1889 in Paris. The Eiffel Tower is 330 metres "
+            "tall. The Eiffel Tower was designed by the company of Gustave Eiffel.",
+        ),
+        source(
+            "S2",
+            "Tower guide",
+            "The Eiffel Tower was completed in 1889 in Paris. The Eiffel Tower is 330 metres "
+            "tall. The Eiffel Tower has a restaurant called Le Jules Verne on its second floor.",
+        ),
+    ]
+    _, report = await _run(engine, "When was the Eiffel Tower completed?", sources)
+    assert ONE_SOURCE_NOTE not in report.markdown
+    marked = [ln for ln in _body(report.markdown) if "(not independently confirmed)" in ln]
+    assert marked
+    assert all("Le Jules Verne" in ln or "Gustave Eiffel" in ln for ln in marked), marked
 
 
 async def test_findings_resting_on_one_source_get_one_note_not_a_mark_each(
@@ -150,10 +177,10 @@ async def test_findings_resting_on_one_source_get_one_note_not_a_mark_each(
     findings = report.markdown.split("## Key findings")[1].split("## Sources")[0]
     items = [ln for ln in findings.splitlines() if ln.startswith("- ")]
     assert len(items) >= 3
-    assert "(not independently confirmed)" not in findings
-    assert findings.strip().splitlines()[0] == ONE_SOURCE_NOTE
-    # The answer itself still says it rests on one source.
-    assert report.answer.endswith("(not independently confirmed)")
+    assert "(not independently confirmed)" not in report.markdown
+    # (one line under the answer says it for the answer and the findings alike)
+    lines = report.markdown.splitlines()
+    assert lines[2:5] == [report.answer, "", ONE_SOURCE_NOTE]
 
 
 async def test_a_yes_no_comparison_answers_yes_as_a_heuristic(engine: OfflineEngine) -> None:
