@@ -192,6 +192,12 @@ async def ingest_command(
         out.print(
             escape(f"skipped {skipped.path}: {skipped.reason}"), highlight=False, soft_wrap=True
         )
+    for included in (f for f in found.files if f.included_by):
+        out.print(
+            escape(f"included {included.path}: {included.included_by} includes it"),
+            highlight=False,
+            soft_wrap=True,
+        )
     if not found.files:
         err.print(
             "[yellow]no supported files found[/] "
@@ -201,7 +207,9 @@ async def ingest_command(
     remote = settings.docs_server_url is not None
     if not remote:
         # The server started for this command may read exactly what it was asked to ingest.
+        # (and the files outside them that their pages include, each by its own path)
         roots = [str(path.resolve()) for path in paths]
+        roots += [str(f.path.resolve()) for f in found.files if f.included_by]
         settings = settings.model_copy(update={"docs_ingest_roots": roots})
     tally = Tally(files=len(found.files))
     async with (
@@ -210,7 +218,7 @@ async def ingest_command(
     ):
         for file in found.files:
             show(tally.done, file.relative_path)  # the file being sent, by name
-            await _send(hub, file, remote, tally)
+            await _send(hub, file, remote, tally, found)
             show(tally.done, file.relative_path)
     out.print(escape(summary(tally, found)), highlight=False, soft_wrap=True)
     for failure in tally.failures:
@@ -233,8 +241,10 @@ def _sizes(files: list[FoundFile]) -> list[int]:
     return sizes
 
 
-async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> None:
-    args: dict[str, Any] = {"filename": file.path.name, "relative_path": file.relative_path}
+async def _send(
+    hub: MCPHub, file: FoundFile, remote: bool, tally: Tally, found: Walk | None = None
+) -> None:
+    args: dict[str, Any] = {"filename": file.filename, "relative_path": file.relative_path}
     if remote:
         # A server elsewhere cannot read this machine's files: it gets the bytes.
         args["data_base64"] = base64.b64encode(file.path.read_bytes()).decode()
@@ -246,7 +256,17 @@ async def _send(hub: MCPHub, file: FoundFile, remote: bool, tally: Tally) -> Non
         tally.failures.append(f"{file.path}: {exc.message}")
         return
     if not result["documents"]:
-        tally.empty.append(f"{file.path}: no text to search in it (headings or directives only)")
+        kept = [
+            f.relative_path
+            for f in (found.files if found else [])
+            if f.included_by == file.relative_path
+        ]
+        why = (
+            f"its text is in what it includes: {', '.join(kept)}"
+            if kept
+            else "headings or directives only"
+        )
+        tally.empty.append(f"{file.path}: no text to search in it ({why})")
         return
     tally.ingested += 1
     for doc in result["documents"]:
@@ -261,8 +281,11 @@ def summary(tally: Tally, found: Walk) -> str:
     """The closing line: every file the walk found, then what became of each (ingested, with
     the documents added/replaced/unchanged; nothing to search in it; skipped; failed), the
     parts adding up to the total."""
+    outside = sum(1 for f in found.files if f.included_by and f.relative_path.startswith("../"))
     return (
-        f"{tally.files + len(found.skipped)} files found: {tally.ingested} ingested "
+        f"{tally.files + len(found.skipped)} files found"
+        + (f" ({outside} outside the folder, included by its pages)" if outside else "")
+        + f": {tally.ingested} ingested "
         f"({tally.documents['added']} documents added, {tally.documents['replaced']} replaced, "
         f"{tally.documents['unchanged']} unchanged"
         + (f", {tally.documents['same']} the same as another file" if tally.same else "")

@@ -4,6 +4,7 @@ loaders cover exactly ``SUPPORTED_SUFFIXES`` (checked when its ingest module is 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,10 +26,19 @@ def looks_binary(head: bytes) -> bool:
 
 @dataclass(frozen=True)
 class FoundFile:
-    """A file to ingest and its path within the folder it was found in."""
+    """A file to ingest and its path within the folder it was found in. A file outside the
+    folder that a document in it includes has ``included_by`` (that document's relative
+    path) and a relative path such as ``../README.rst``; ``filename`` is the name the store
+    reads its type from (an included ``CHANGES`` is reStructuredText, as its includer)."""
 
     path: Path
     relative_path: str
+    included_by: str | None = None
+    type_name: str | None = None
+
+    @property
+    def filename(self) -> str:
+        return self.type_name or self.path.name
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,88 @@ def walk(paths: list[Path]) -> Walk:
         else:
             twin = kept[found.path.resolve()]
             result.skipped.append(Skipped(found.path, f"the same file as {twin.path}"))
+    _add_included(result, [p.resolve() for p in paths if p.is_dir()])
     return result
+
+
+# What a page includes is part of it, as Sphinx builds it: `.. include:: ../README.rst` in
+# docs/index.rst, or MyST's ```{include} ../CHANGELOG.md``` (their :start-after: and the like
+# are not applied: the whole file is a document of its own). `literalinclude`, and an include
+# shown as code (:literal:, :code:), are code, not prose.
+_RST_INCLUDE = re.compile(
+    r"^[ \t]*\.\.[ \t]+include::[ \t]+(?P<path>\S[^\n]*?)[ \t]*\n(?P<options>(?:[ \t]+:[^\n]*\n)*)",
+    re.M,
+)
+_MYST_INCLUDE = re.compile(
+    r"^[ \t]*(?:`{3,}|:{3,})[ \t]*\{include\}[ \t]+(?P<path>\S[^\n]*?)[ \t]*\n"
+    r"(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
+    re.M,
+)
+_AS_CODE = re.compile(r":(?:literal|code):")
+_INCLUDES_FROM = frozenset((".rst", ".md", ".markdown", ".txt", ".text"))
+
+
+def included_paths(text: str, suffix: str) -> list[str]:
+    """The paths a page's include directives name, as written (prose includes only)."""
+    pattern = _RST_INCLUDE if suffix in (".rst", ".txt", ".text") else _MYST_INCLUDE
+    found = []
+    for match in pattern.finditer(text + "\n"):
+        path = match["path"].strip()
+        if path.startswith("<") or _AS_CODE.search(match["options"]):
+            continue  # <isonum.txt>: docutils' own substitution sets
+        found.append(path)
+    return found
+
+
+def _add_included(result: Walk, roots: list[Path]) -> None:
+    """Add the files outside the folders that the walk's pages include (and what those
+    include), each once; an included file the walk skipped for its type is taken after all."""
+    seen = {f.path.resolve() for f in result.files}
+    queue = list(result.files)
+    # the folder each page was found from (an included file's, its includer's)
+    home = {
+        f.path: next((r for r in roots if f.path.resolve().is_relative_to(r)), None) for f in queue
+    }
+    while queue:
+        page = queue.pop(0)
+        suffix = page.path.suffix.lower()
+        if suffix not in _INCLUDES_FROM:
+            continue
+        try:
+            text = page.path.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        for written in included_paths(text, suffix):
+            root = home[page.path]
+            base = root if written.startswith("/") and root else page.path.parent
+            target = (base / written.lstrip("/")).resolve()
+            if target in seen or not target.is_file():
+                continue
+            if _skip_reason(target, None, any_type=True):
+                continue
+            inside = next((r for r in roots if target.is_relative_to(r)), None)
+            if inside is not None:
+                # in the folder but skipped for its type (an `.inc` fragment): taken now
+                result.skipped = [s for s in result.skipped if s.path.resolve() != target]
+                rel = target.relative_to(inside).as_posix()
+                found = FoundFile(target, rel, page.relative_path, _typed(target, suffix))
+            else:
+                rel = os.path.relpath(target, root or page.path.parent)
+                found = FoundFile(
+                    target, Path(rel).as_posix(), page.relative_path, _typed(target, suffix)
+                )
+            seen.add(target)
+            home[target] = root
+            result.files.append(found)
+            queue.append(found)
+
+
+def _typed(target: Path, includer_suffix: str) -> str | None:
+    """The name to read an included file's type from: its own when the store reads it,
+    else its includer's (an included ``CHANGES`` or ``intro.inc`` is written as its includer is)."""
+    if target.suffix.lower() in SUPPORTED_SUFFIXES:
+        return None
+    return target.name + includer_suffix
 
 
 # A documentation tool's own folders (Sphinx's): page templates such as `layout.html`, static
@@ -108,9 +199,9 @@ def _under(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
             yield entry
 
 
-def _skip_reason(path: Path, root: Path | None) -> str | None:
+def _skip_reason(path: Path, root: Path | None, any_type: bool = False) -> str | None:
     suffix = path.suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
+    if suffix not in SUPPORTED_SUFFIXES and not any_type:
         return f"unsupported type {suffix or '(no extension)'}"
     real = path.resolve()
     if root is not None and not real.is_relative_to(root):

@@ -252,6 +252,37 @@ def test_ingest_names_a_file_that_held_nothing_to_search(tmp_path: Path) -> None
     assert f"nothing indexed {folder / 'api.rst'}: no text to search in it" in result.stderr
 
 
+def test_ingest_takes_a_file_outside_the_folder_that_a_page_includes(tmp_path: Path) -> None:
+    """`marsa ingest docs` where docs/index.rst is `.. include:: ../README.rst` (arrow,
+    requests-toolbelt): the README is ingested too, said so, and searchable; the server still
+    reads nothing else outside the folder."""
+    (tmp_path / "proj" / "docs").mkdir(parents=True)
+    (tmp_path / "proj" / "README.rst").write_text(
+        "Toolbelt\n========\n\nThe threaded pool uses one thread per CPU by default.\n"
+    )
+    (tmp_path / "proj" / "secret.rst").write_text("Not included anywhere.\n")
+    folder = tmp_path / "proj" / "docs"
+    (folder / "index.rst").write_text("Home\n====\n\n.. include:: ../README.rst\n")
+    result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    readme = (tmp_path / "proj" / "README.rst").resolve()
+    assert f"included {readme}: index.rst includes it" in result.stdout
+    assert (
+        "2 files found (1 outside the folder, included by its pages): 1 ingested "
+        "(1 documents added, 0 replaced, 0 unchanged), 1 with no text, 0 skipped, 0 failed"
+    ) in result.stdout
+    hits = json.loads(
+        marsa("search", "threads per CPU", "--json", data_dir=tmp_path / "data").stdout
+    )["results"]
+    assert (
+        f"nothing indexed {folder / 'index.rst'}: no text to search in it (its text is in what "
+        "it includes: ../README.rst)"
+    ) in " ".join(result.stderr.split())
+    assert hits[0]["relative_path"] == "../README.rst"
+    assert hits[0]["source"] == str(readme)
+    assert all("Not included" not in h["text"] for h in hits)
+
+
 def test_data_dir_option_chooses_the_store_like_the_environment_variable(
     notes: Path, tmp_path: Path
 ) -> None:

@@ -149,3 +149,47 @@ def test_a_pip_requirements_file_in_a_folder_is_no_document(tmp_path: Path) -> N
     # prose under the same kind of name stays, and a file given by name is taken as it is
     assert [f.relative_path for f in found.files] == ["index.rst", "requirements-notes.txt"]
     assert walk([root / "requirements-docs.txt"]).skipped == []
+
+
+def test_a_file_outside_the_folder_that_a_page_includes_is_found_with_its_includer(
+    tmp_path: Path,
+) -> None:
+    """Sphinx builds docs/index.rst with ../README.rst in it (arrow, requests-toolbelt): the
+    walk finds the README too, and what it includes, once each. An include shown as code is
+    not prose, and a MyST page's include is followed like reStructuredText's."""
+    project = tree(
+        tmp_path / "proj",
+        {
+            "README.rst": b"Arrow\n=====\n\n.. include:: CHANGES\n",
+            "CHANGES": b"1.0\n---\n\n- Dropped Python 2.\n",
+            "setup.py": b"print('setup')\n",
+            "docs/index.rst": b"Home\n====\n\n.. include:: ../README.rst\n"
+            b"   :start-after: .. start\n\n.. include:: ../setup.py\n   :literal:\n"
+            b".. include:: <isonum.txt>\n",
+            "docs/guide.md": b"# Guide\n\n```{include} ../README.rst\n```\n",
+        },
+    )
+    found = walk([project / "docs"])
+    assert [(f.relative_path, f.included_by, f.filename) for f in found.files] == [
+        ("guide.md", None, "guide.md"),
+        ("index.rst", None, "index.rst"),
+        ("../README.rst", "guide.md", "README.rst"),
+        # (read as its includer is written)
+        ("../CHANGES", "../README.rst", "CHANGES.rst"),
+    ]
+    assert found.skipped == []
+
+
+def test_an_included_fragment_in_the_folder_is_taken_though_its_type_is_not_read(
+    tmp_path: Path,
+) -> None:
+    root = tree(
+        tmp_path / "docs",
+        {"index.rst": b"Home\n====\n\n.. include:: parts/intro.inc\n", "parts/intro.inc": b"Hi."},
+    )
+    found = walk([root])
+    assert [(f.relative_path, f.included_by, f.filename) for f in found.files] == [
+        ("index.rst", None, "index.rst"),
+        ("parts/intro.inc", "index.rst", "intro.inc.rst"),
+    ]
+    assert found.skipped == []
