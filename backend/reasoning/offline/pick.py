@@ -1741,10 +1741,17 @@ def _seen(term: str, seen: set[str]) -> bool:
         if "." in s or "_" in s
     ):
         return True
+    if term.isalpha() and term not in _FILE_TYPES and any(s.endswith(f".{term}") for s in seen):
+        return True  # a class by its module's name: "GUIDerator" of `iterutils.GUIDerator`
     return len(term) >= 5 and term.isalpha() and any(s.startswith(term) for s in seen)
 
 
 _NAME_PARTS: Final = re.compile(r"[._]+")
+# (the tail of a file's name names no thing: `report.html`, `setup.py`)
+_FILE_TYPES: Final = word_set(
+    "html htm py pyi txt md rst json yaml yml toml cfg ini js ts css xml csv lock sh bat exe "
+    "log pdf png jpg gz zip whl tar"
+)
 
 
 _SENTENCE_START: Final = re.compile(r"(?:^|[.!?:;]\s+)\W*$")

@@ -1075,6 +1075,21 @@ def test_a_sentences_first_word_and_an_abbreviation_are_no_unknown_names() -> No
     assert identifiers("How old is it, i.e. when was it released, e.g. in 2015?") == []
 
 
+def test_a_class_the_sources_name_by_its_module_is_no_unknown_name() -> None:
+    """boltons' changelog writes `iterutils.GUIDerator`; "the smallest size GUIDerator
+    accepts" names what the sources know. A file's extension names no thing."""
+    sources = [
+        source(
+            "S1",
+            "Changelog",
+            "Fixed [`iterutils.GUIDerator`][iterutils.GUIDerator] error text to reflect the "
+            "inclusive minimum size of 20. The coverage report is written to `report.html`.",
+        )
+    ]
+    assert unknown_names("What is the smallest size GUIDerator accepts?", sources) == []
+    assert unknown_names("Which HTML escaping does it use?", sources) == ["HTML"]
+
+
 def test_an_error_named_with_its_message_answers_which_exception_comes_back() -> None:
     from dataclasses import replace
 
