@@ -621,6 +621,8 @@ def choose(
             scored.append(best)
     scored.sort(key=lambda c: (-c.score, c.passage.source.id, c.passage.first))
     scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
+    if asked.kind == "how":
+        scored = _remedy_following_first(scored)
     scored = _telling_sibling_first(scored, asked.terms)
     scored = _stated_default_first(scored, plan.query)
     scored = _whole_section_first(scored)
@@ -875,6 +877,37 @@ def _fuller_sibling_first(
         ):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
+
+
+def _remedy_following_first(scored: list[Choice]) -> list[Choice]:
+    """Asked how, and the best passage sets out the situation, while the sentence after it
+    says what the documents offer for it ("… it might make sense to be able to monitor the
+    progress of the upload." / "For this reason, the toolbelt provides the
+    `MultipartEncoderMonitor`."): the passage that goes on to it, scored close, answers."""
+    if len(scored) < 2:
+        return scored
+    top = scored[0]
+    for choice in scored[1:]:
+        if choice.score < top.score - SIBLING_MARGIN:
+            break
+        said = choice.passage.sentences
+        if (
+            choice.passage.source.id == top.passage.source.id
+            and said[: len(top.passage.sentences)] == top.passage.sentences
+            and len(said) == len(top.passage.sentences) + 1
+            and _THEREFORE.match(plain(said[-1]))
+        ):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
+# The sentence that says what follows from the one before: "For this reason, the toolbelt
+# provides …", "That is why …", "To do so, …"
+_THEREFORE: Final = re.compile(
+    r"^\W*(?:for\s+(?:this|that|these|those)\s+(?:reasons?|purposes?|cases?)|(?:this|that)\s+is\s+why"
+    r"|(?:this|that)'s\s+why|to\s+(?:do\s+(?:this|so|that)|(?:this|that)\s+end)|therefore|hence)\b",
+    re.I,
+)
 
 
 def _valued_sibling_first(scored: list[Choice]) -> list[Choice]:

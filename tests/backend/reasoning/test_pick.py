@@ -80,6 +80,32 @@ async def test_the_passage_holding_the_asked_value_is_chosen(engine: OfflineEngi
     assert "5 seconds" in pick.best.passage.text
 
 
+async def test_a_how_answer_goes_on_to_what_the_docs_offer_for_the_situation(
+    engine: OfflineEngine,
+) -> None:
+    """requests-toolbelt's "How can I show progress while a large multipart/form-data upload
+    is being sent?": the best passage sets out the situation; the sentence after it ("For
+    this reason, the toolbelt provides the `MultipartEncoderMonitor`.") is the answer."""
+    text = (
+        "# Uploading Data\n\n"
+        "If you need to stream your `multipart/form-data` upload then you're probably in the "
+        "situation where it might take a while to upload the content. In these cases, it "
+        "might make sense to be able to monitor the progress of the upload. For this reason, "
+        "the toolbelt provides the `MultipartEncoderMonitor`. The monitor wraps an instance "
+        "of a `MultipartEncoder` and is used exactly like the encoder.\n\n"
+        "There are cases where you, the user, have a generator of some large quantity of "
+        "data and you already know the size of that data."
+    )
+    question = (
+        "How can I show progress while a large multipart/form-data upload is being sent "
+        "with requests?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Uploading Data", text)])
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.text.startswith("If you need to stream")
+    assert pick.best.passage.text.endswith("provides the `MultipartEncoderMonitor`.")
+
+
 async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
     engine: OfflineEngine,
 ) -> None:
