@@ -1876,7 +1876,35 @@ def _premise_denial(
         passage = choice.passage
         if len(passage.sentences) <= 2 and not passage.is_code and _opposes(stated, passage.quote):
             return choice
+    for choice in scored:
+        # (the sentence may lead into a list or table: "… not the same as the tokens for
+        # strptime:" over the tokens)
+        if not choice.passage.is_code and _not_the_same(stated, choice.passage.sentences[0]):
+            return choice
     return None
+
+
+# "… uses the same format codes as strptime" / "Note that they are **not** the same as the
+# tokens for strptime"
+_SAME_AS: Final = re.compile(r"\bsame\s+(?:[\w-]+\s+){0,3}?as\s+(?P<other>[^,.;:?!]+)", re.I)
+_NOT_SAME_AS: Final = re.compile(
+    r"\b(?:not|n't)\s+(?:quite\s+|exactly\s+)?the\s+same\s+(?:[\w-]+\s+){0,3}?as\s+"
+    r"(?P<other>[^,.;:?!]+)",
+    re.I,
+)
+
+
+def _not_the_same(stated: str, passage: str) -> bool:
+    """Does the premise say a thing is the same as another ("… the same format codes as
+    strptime") and the passage that it is not the same as that other (its name held)?"""
+    same = _SAME_AS.search(stated)
+    if same is None or has_negation(stated):
+        return False
+    other = {stem(t.lower()) for t in key_terms(same["other"])}
+    return bool(other) and any(
+        other & {stem(t.lower()) for t in key_terms(m["other"])}
+        for m in _NOT_SAME_AS.finditer(plain(passage))
+    )
 
 
 _DOTTED_RELEASE: Final = re.compile(r"v?\d+(?:\.(?:\d+|x))+", re.I)  # "25.x", "3.10"

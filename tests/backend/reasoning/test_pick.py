@@ -106,6 +106,35 @@ async def test_a_how_answer_goes_on_to_what_the_docs_offer_for_the_situation(
     assert pick.best.passage.text.endswith("provides the `MultipartEncoderMonitor`.")
 
 
+async def test_a_premise_that_two_things_are_the_same_is_denied_by_not_the_same(
+    engine: OfflineEngine,
+) -> None:
+    """arrow: "Since arrow uses the same format codes as strptime, how do I pass
+    '%Y-%m-%d %H:%M' to arrow.get?" / "Note that they are **not** the same as the tokens for
+    strptime:", leading into the table of tokens."""
+    text = (
+        "# Supported Tokens\n\n"
+        "Use the following tokens for parsing and formatting. Note that they are **not** the "
+        "same as the tokens for strptime:\n\n"
+        "- Year: Token: YYYY; Output: 2000, 2001\n"
+        "- Month: Token: MM; Output: 01, 02\n\n"
+        "Redundant whitespace characters can be normalized automatically by passing in the "
+        "`normalize_whitespace` flag to `arrow.get`."
+    )
+    sources = [source("S1", "User's Guide", text)]
+    question = (
+        "Since arrow uses the same format codes as strptime, how do I pass '%Y-%m-%d %H:%M' "
+        "to arrow.get?"
+    )
+    pick = await _pick(engine, question, sources)
+    assert pick.denial is not None
+    assert "not** the same as the tokens for strptime" in pick.denial.passage.quote
+    # (said the same, it is no denial)
+    agreed = text.replace("**not** the same as", "the same as")
+    pick = await _pick(engine, question, [source("S1", "User's Guide", agreed)])
+    assert pick.denial is None
+
+
 async def test_a_passage_about_another_release_than_the_one_asked_is_no_answer(
     engine: OfflineEngine,
 ) -> None:
