@@ -143,9 +143,20 @@ def _add_included(result: Walk, roots: list[Path]) -> None:
             root = home[page.path]
             base = root if written.startswith("/") and root else page.path.parent
             target = (base / written.lstrip("/")).resolve()
-            if target in seen or not target.is_file():
+            if target in seen:
                 continue
-            if _skip_reason(target, None, any_type=True):
+            reason = (
+                _skip_reason(target, None, any_type=True)
+                if target.is_file()
+                else "no such file"
+                if not target.exists()
+                else "not a regular file"
+            )
+            if reason:  # (said once, as Sphinx warns of an include it cannot read)
+                seen.add(target)
+                result.skipped.append(
+                    Skipped(target, f"{page.relative_path} includes it: {reason}")
+                )
                 continue
             inside = next((r for r in roots if target.is_relative_to(r)), None)
             if inside is not None:

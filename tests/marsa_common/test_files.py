@@ -193,3 +193,20 @@ def test_an_included_fragment_in_the_folder_is_taken_though_its_type_is_not_read
         ("parts/intro.inc", "index.rst", "intro.inc.rst"),
     ]
     assert found.skipped == []
+
+
+def test_an_include_that_cannot_be_read_is_listed_as_skipped(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path / "docs",
+        {
+            "index.rst": b"Home\n====\n\n.. include:: ../README.rst\n\n.. include:: ../logo.rst\n",
+            "guide.rst": b".. include:: ../README.rst\n",
+        },
+    )
+    (tmp_path / "logo.rst").write_bytes(b"\x00\x01PNG")
+    found = walk([root])
+    assert [f.relative_path for f in found.files] == ["guide.rst", "index.rst"]
+    assert [(s.path, s.reason) for s in found.skipped] == [
+        ((tmp_path / "README.rst").resolve(), "guide.rst includes it: no such file"),
+        ((tmp_path / "logo.rst").resolve(), "index.rst includes it: binary content in a text file"),
+    ]
