@@ -886,17 +886,27 @@ def _remedy_following_first(scored: list[Choice]) -> list[Choice]:
     `MultipartEncoderMonitor`."): the passage that goes on to it, scored close, answers."""
     if len(scored) < 2:
         return scored
-    top = scored[0]
-    for choice in scored[1:]:
-        if choice.score < top.score - SIBLING_MARGIN:
-            break
+    top = scored[0].passage
+
+    def goes_on(choice: Choice) -> bool:
         said = choice.passage.sentences
-        if (
-            choice.passage.source.id == top.passage.source.id
-            and said[: len(top.passage.sentences)] == top.passage.sentences
-            and len(said) == len(top.passage.sentences) + 1
-            and _THEREFORE.match(plain(said[-1]))
-        ):
+        return (
+            choice.passage.source.id == top.source.id
+            and said[: len(top.sentences)] == top.sentences
+            and len(said) == len(top.sentences) + 1
+            and _THEREFORE.match(plain(said[-1])) is not None
+        )
+
+    return _close_one_first(scored, goes_on)
+
+
+def _close_one_first(scored: list[Choice], wanted: Callable[[Choice], bool]) -> list[Choice]:
+    """The first passage scored within SIBLING_MARGIN of the best that is ``wanted``, moved
+    to the front (the order unchanged when there is none)."""
+    for choice in scored[1:]:
+        if choice.score < scored[0].score - SIBLING_MARGIN:
+            break
+        if wanted(choice):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
 
@@ -916,14 +926,10 @@ def _valued_sibling_first(scored: list[Choice]) -> list[Choice]:
     before "`timeout`: Get or set the busy timeout (seconds)." for the default busy timeout)."""
     if len(scored) < 2 or scored[0].cue:
         return scored
-    top = scored[0]
-    place = (top.passage.source.id, top.passage.section)
-    for choice in scored[1:]:
-        if choice.score < top.score - SIBLING_MARGIN:
-            break
-        if choice.cue and (choice.passage.source.id, choice.passage.section) == place:
-            return [choice, *(c for c in scored if c is not choice)]
-    return scored
+    place = (scored[0].passage.source.id, scored[0].passage.section)
+    return _close_one_first(
+        scored, lambda c: c.cue and (c.passage.source.id, c.passage.section) == place
+    )
 
 
 # "Which setting is off by default …?", "… enabled by default?": the default's state asked for
