@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from backend.config import Settings
 from backend.mcp_client import INGEST_TIMEOUT, MCPHub, ToolCallError, docs_only
-from marsa_common.files import SUPPORTED_SUFFIXES, FoundFile, Walk, walk
+from marsa_common.files import SUPPORTED_SUFFIXES, FoundFile, Walk, made_from_code, walk
 
 PLAIN_EVERY = 5.0
 """Seconds between progress lines when stderr is not a terminal (a log, CI)."""
@@ -241,6 +241,14 @@ def _sizes(files: list[FoundFile]) -> list[int]:
     return sizes
 
 
+def _text_of(path: Path) -> str:
+    """A file's text, as far as it reads (none when it cannot be read)."""
+    try:
+        return path.read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 async def _send(
     hub: MCPHub, file: FoundFile, remote: bool, tally: Tally, found: Walk | None = None
 ) -> None:
@@ -261,9 +269,13 @@ async def _send(
             for f in (found.files if found else [])
             if f.included_by == file.relative_path
         ]
+        names = made_from_code(_text_of(file.path))
         why = (
             f"its text is in what it includes: {', '.join(kept)}"
             if kept
+            else f"its text is made from the code's docstrings ({', '.join(names[:3])}), "
+            "which are not read"
+            if names
             else "headings or directives only"
         )
         tally.empty.append(f"{file.path}: no text to search in it ({why})")

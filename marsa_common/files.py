@@ -105,20 +105,60 @@ _MYST_INCLUDE = re.compile(
     r"(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
     re.M,
 )
+# MkDocs' include-markdown plugin: `{% include-markdown "../README.md" start="…" %}` (humanize's
+# docs/index.md), and its `{% include "…" %}` of a Markdown file; paths are the page's own.
+_MKDOCS_INCLUDE = re.compile(
+    r"\{%-?\s*include(?P<markdown>-markdown)?\s+(?P<q>[\"'])(?P<path>[^\"'\n]+)(?P=q)"
+    r"(?P<options>[^%]*)-?%\}"
+)
+# pymdownx.snippets: `--8<-- "README.md"`, its path from where MkDocs runs (the project's root)
+_SNIPPET = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<path>[^\"'\n;]+)(?P=q)", re.M)
 _AS_CODE = re.compile(r":(?:literal|code):")
 _INCLUDES_FROM = frozenset((".rst", ".md", ".markdown", ".txt", ".text"))
+_MARKDOWN = (".md", ".markdown")
 
 
 def included_paths(text: str, suffix: str) -> list[str]:
-    """The paths a page's include directives name, as written (prose includes only)."""
-    pattern = _RST_INCLUDE if suffix in (".rst", ".txt", ".text") else _MYST_INCLUDE
+    """The paths a page's include directives name, as written (prose includes only); a
+    snippet's (``--8<--``) path is marked by a leading ``"8<"`` (it is the project's, not
+    the page's)."""
+    if suffix in (".rst", ".txt", ".text"):
+        matches = list(_RST_INCLUDE.finditer(text + "\n"))
+    else:
+        matches = list(_MYST_INCLUDE.finditer(text + "\n"))
     found = []
-    for match in pattern.finditer(text + "\n"):
+    for match in matches:
         path = match["path"].strip()
         if path.startswith("<") or _AS_CODE.search(match["options"]):
             continue  # <isonum.txt>: docutils' own substitution sets
         found.append(path)
+    if suffix in _MARKDOWN:
+        for match in _MKDOCS_INCLUDE.finditer(text):
+            path = match["path"].strip()
+            if match["markdown"] or path.lower().endswith(_MARKDOWN):
+                found.append(path)
+        found += [
+            SNIPPET_MARK + m["path"].strip()
+            for m in _SNIPPET.finditer(text)
+            if m["path"].strip().lower().endswith(_MARKDOWN)  # (a code file goes in a fence)
+        ]
     return found
+
+
+SNIPPET_MARK = "8<"
+
+# A reference made from the code's docstrings when the docs are built: mkdocstrings'
+# `::: humanize.number`, Sphinx autodoc's `.. automodule:: humanize.number`
+_FROM_CODE = re.compile(
+    r"^(?::::[ \t]+|[ \t]*\.\.[ \t]+auto(?:module|class|function|data|exception)::[ \t]+)"
+    r"(?P<name>[\w.]+)[ \t]*$",
+    re.M,
+)
+
+
+def made_from_code(text: str) -> list[str]:
+    """The modules or objects whose docstrings a page shows, by its autodoc directives."""
+    return [m["name"] for m in _FROM_CODE.finditer(text)]
 
 
 def _add_included(result: Walk, roots: list[Path]) -> None:
@@ -141,8 +181,7 @@ def _add_included(result: Walk, roots: list[Path]) -> None:
             continue
         for written in included_paths(text, suffix):
             root = home[page.path]
-            base = root if written.startswith("/") and root else page.path.parent
-            target = (base / written.lstrip("/")).resolve()
+            target = _included_target(written, page.path, root)
             if target in seen:
                 continue
             reason = (
@@ -173,6 +212,19 @@ def _add_included(result: Walk, roots: list[Path]) -> None:
             home[target] = root
             result.files.append(found)
             queue.append(found)
+
+
+def _included_target(written: str, page: Path, root: Path | None) -> Path:
+    """The file an include names: from the page's folder (from the walk's folder when it opens
+    with "/"); a snippet's from the project's root (the folder above the docs), else the
+    page's or the docs' own, whichever holds it."""
+    if written.startswith(SNIPPET_MARK):
+        written = written[len(SNIPPET_MARK) :]
+        bases = [b for b in (root.parent if root else None, page.parent, root) if b is not None]
+        targets = [(b / written).resolve() for b in bases]
+        return next((t for t in targets if t.is_file()), targets[0])
+    base = root if written.startswith("/") and root else page.parent
+    return (base / written.lstrip("/")).resolve()
 
 
 def _typed(target: Path, includer_suffix: str) -> str | None:

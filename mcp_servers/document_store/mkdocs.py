@@ -8,9 +8,11 @@ makes its text a stranger to the section it sits in. A heading with an attribute
 (``## Version ## {: #version }``) carries the list into the section's name. Here an
 admonition or a tab becomes its label and its body ("Tip: …", "Dynamic: …", as the
 reStructuredText reader writes a label), de-indented, nested ones too; a heading loses its
-attribute list and closing hashes; snippet includes (``--8<--``) and abbreviation
-definitions (``*[HTML]: …``) leave nothing; inline code's highlighting prefix
-(`` `#!python False` ``) is dropped. Plain Markdown passes through unchanged.
+attribute list and closing hashes; snippet includes (``--8<--``), template tags
+(``{% include-markdown "../README.md" %}``), mkdocstrings' ``::: module`` and abbreviation
+definitions (``*[HTML]: …``) leave nothing (what an include names is a document of its
+own); inline code's highlighting prefix (`` `#!python False` ``) is dropped. Plain Markdown
+passes through unchanged.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ _HEADING_ATTRIBUTES: Final = re.compile(
 )
 _CLOSING_HASHES: Final = re.compile(r"^(?P<head>#{1,6}[ \t]+.*?\S)[ \t]+#+[ \t]*$")
 _SNIPPET: Final = re.compile(r"^[ \t]*-{2}8<-{2}")
+# A template tag at a line's start (MkDocs' include-markdown plugin, mkdocs-macros):
+# `{% include-markdown "../README.md" %}`, over several lines too
+_TEMPLATE_TAG: Final = re.compile(r"^[ \t]*\{%")
+# mkdocstrings' `::: humanize.number` (the reference made from the code's docstrings)
+_AUTODOC: Final = re.compile(r"^:::[ \t]+[\w.]+[ \t]*$")
 _ABBREVIATION: Final = re.compile(r"^\*\[[^\]]+\]:")
 _INLINE_HIGHLIGHT: Final = re.compile(r"`#!\w+[ \t]+")
 BODY_INDENT: Final = 4
@@ -37,7 +44,8 @@ BODY_INDENT: Final = 4
 def mkdocs_to_markdown(text: str) -> str:
     """The text with MkDocs' block extensions written as plain Markdown."""
     text = _INLINE_HIGHLIGHT.sub("`", text)  # `#!python False` shows as `False`
-    if not any(marker in text for marker in ("!!!", "???", "===", "{:", "{#", "--8<--", "*[")):
+    markers = ("!!!", "???", "===", "{:", "{#", "--8<--", "*[", "{%", ":::")
+    if not any(marker in text for marker in markers):
         return text
     return "\n".join(_convert(text.split("\n")))
 
@@ -52,6 +60,14 @@ def _convert(lines: list[str]) -> list[str]:
         if block is None:
             if not code[i] and (_SNIPPET.match(line) or _ABBREVIATION.match(line)):
                 i += 1
+                continue
+            if not code[i] and _TEMPLATE_TAG.match(line):
+                while i < len(lines) and "%}" not in lines[i]:
+                    i += 1  # the tag's lines, to the one that closes it
+                i += 1
+                continue
+            if not code[i] and _AUTODOC.match(line):
+                _, i = _body(lines, i + 1, BODY_INDENT)  # with its indented options
                 continue
             out.append(line if code[i] else _heading(line))
             i += 1

@@ -180,6 +180,34 @@ def test_a_file_outside_the_folder_that_a_page_includes_is_found_with_its_includ
     assert found.skipped == []
 
 
+def test_a_mkdocs_page_includes_what_its_include_markdown_and_snippets_name(
+    tmp_path: Path,
+) -> None:
+    """humanize's docs/index.md is `{% include-markdown "../README.md" start=… %}`: the README
+    is the page's text. A snippet (`--8<-- "CHANGELOG.md"`) names a file from the project's
+    root, where MkDocs runs; a snippet or plain include of code is not prose."""
+    project = tree(
+        tmp_path / "proj",
+        {
+            "README.md": b"# humanize\n\nIt formats numbers.\n",
+            "CHANGELOG.md": b"# Changes\n\n- Dropped Python 3.8.\n",
+            "example.py": b"print(1)\n",
+            "docs/index.md": b'# humanize\n\n{%\n   include-markdown "../README.md"\n'
+            b'   start="<!-- usage-start -->"\n   comments=false\n%}\n',
+            "docs/changes.md": b'# Changes\n\n--8<-- "CHANGELOG.md"\n\n```python\n'
+            b'--8<-- "example.py"\n```\n{% include "../example.py" %}\n',
+        },
+    )
+    found = walk([project / "docs"])
+    assert [(f.relative_path, f.included_by) for f in found.files] == [
+        ("changes.md", None),
+        ("index.md", None),
+        ("../CHANGELOG.md", "changes.md"),
+        ("../README.md", "index.md"),
+    ]
+    assert found.skipped == []
+
+
 def test_an_included_fragment_in_the_folder_is_taken_though_its_type_is_not_read(
     tmp_path: Path,
 ) -> None:

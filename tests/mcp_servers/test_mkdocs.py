@@ -70,3 +70,20 @@ def test_an_ingested_tab_sits_in_its_section_unindented() -> None:
 def test_plain_markdown_passes_through_unchanged() -> None:
     text = "# Title\n\n    indented code\n\nA paragraph with === inside.\n"
     assert mkdocs_to_markdown(text) == text
+
+
+def test_an_include_tag_and_a_docstring_reference_leave_nothing_but_code_keeps_them() -> None:
+    # humanize's docs: index.md includes the README, number.md is made from docstrings
+    page = (
+        "# humanize\n\nWelcome to the API reference.\n\n{%\n"
+        '   include-markdown "../README.md"\n   comments=false\n%}\n\n'
+        "## Number\n\n::: humanize.number\n    options:\n      show_source: false\n\n"
+        "Read on.\n\n```jinja\n{% include 'base.html' %}\n```\n\n:::{note}\nMyST.\n:::\n"
+    )
+    text = mkdocs_to_markdown(page)
+    assert "include-markdown" not in text and "comments=false" not in text
+    assert "::: humanize" not in text and "show_source" not in text
+    assert "Welcome to the API reference." in text and "Read on." in text
+    assert "{% include 'base.html' %}" in text and ":::{note}" in text
+    (doc,) = load_bytes(b"# Number\n\n::: humanize.number\n", "number.md")
+    assert "humanize.number" not in doc.content
