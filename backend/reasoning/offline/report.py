@@ -30,7 +30,13 @@ from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import answerable, bare_list_item, release_entry
 from backend.reasoning.offline.question import OPENS_ASKING, analyse, asking_part
-from backend.reasoning.offline.text import content_stems, mentions, split_sentences
+from backend.reasoning.offline.text import (
+    content_stems,
+    content_words,
+    mentions,
+    split_sentences,
+    stem,
+)
 from marsa_common.text import MIN_QUOTE_WORDS
 
 MAX_CITES_PER_CLAIM: Final = 4
@@ -45,6 +51,8 @@ ONE_SOURCE_NOTE: Final = (
 )
 NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
+MOST_WORDS: Final = 0.8  # … holding less than this share, two of them side by side as well
+SHORT_CLAIM_WORDS: Final = 3  # a claim of this few content words is said only with all of them
 # A question about releases or changes, which release notes answer; any other is not backed
 # by an entry such as "Replace `requests` with `httpx` in `TestClient` #1376."
 _ASKS_CHANGES: Final = re.compile(
@@ -144,7 +152,17 @@ def says_the_same(quote: str, sentence: str) -> bool:
     """Does ``quote`` hold most of the sentence's content words? (What a second citation of a
     sentence must do: a related sentence on the same topic is not support.)"""
     goal = content_stems(sentence)
-    if not goal or len(goal & content_stems(quote)) < SAME_WORDS * len(goal):
+    shared = goal & content_stems(quote)
+    if not goal or len(shared) < SAME_WORDS * len(goal):
+        return False
+    # A few words in common are a topic in common: a short sentence needs all of its words
+    # ("Schedule is now installed." is not said by "… for larger installations it might be
+    # desirable to have multiple schedulers"), and one sharing less than most of them needs
+    # two of them side by side in both ("By default, schedule executes all jobs serially." is
+    # not said by "Schedule does not account for the time … the job function … to execute").
+    if len(goal) <= SHORT_CLAIM_WORDS and shared != goal:
+        return False
+    if len(shared) < MOST_WORDS * len(goal) and not _pairs(sentence) & _pairs(quote):
         return False
     # (and every code name and number it gives: "… used as the `before` keyword argument"
     # is not said by "… used as the `stop` keyword argument")
@@ -154,6 +172,12 @@ def says_the_same(quote: str, sentence: str) -> bool:
     return all(
         re.search(rf"(?<!\w){re.escape(name)}(?!\w)", quote, re.I) for name in names
     ) and all(number in _NUMBER.findall(quote) for number in _NUMBER.findall(sentence))
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """Each two content words that stand side by side in ``text``, as stems."""
+    stems = [stem(w) for w in content_words(text)]
+    return set(zip(stems, stems[1:], strict=False))
 
 
 _CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")

@@ -1349,6 +1349,22 @@ def test_a_second_source_says_the_same_only_with_the_same_code_names_and_numbers
     assert says_the_same("The client waits 10 seconds for the server by default.", ten)
 
 
+def test_a_second_source_does_not_say_the_same_by_sharing_a_few_words_of_it() -> None:
+    from backend.reasoning.offline.report import says_the_same
+
+    # schedule's docs: the installation page's sentence, and the pages that share its topic
+    installed = "Schedule is now installed."
+    assert says_the_same("Schedule is now installed.", installed)
+    assert not says_the_same(
+        "However, for larger installations it might be desirable to have multiple schedulers.",
+        installed,
+    )
+    serial = "By default, schedule executes all jobs serially."
+    other = "Schedule does not account for the time it takes for the job function to execute."
+    assert not says_the_same(other, serial)
+    assert says_the_same("By default, schedule executes all of the jobs serially.", serial)
+
+
 async def test_a_later_ask_is_answered_by_the_sentence_right_after_the_earlier_asks(
     engine: OfflineEngine,
 ) -> None:
