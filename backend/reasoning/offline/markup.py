@@ -33,6 +33,11 @@ _TAG: Final = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?/?>")
 _EMPHASIS: Final = re.compile(
     r"(\*\*|\*|~~)(?=\S)(.+?)(?<=\S)\1|(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\3(?!\w)"
 )
+# A line that is only a bold label, the item's text on the lines below it ("- **Python 3.5
+# coroutines**" / "From version 4.1 it is possible …"): shown as "Label: text"
+_LABEL_LINE: Final = re.compile(
+    r"^(\s*(?:[-*+]\s+)?)\*\*([^*\n]*[^*\n\s.:!?])\*\*[ \t]*\n(?=[ \t]*\w)", re.M
+)
 _HEADING: Final = re.compile(r"^\s{0,3}#{1,6}\s+", re.M)
 _BULLET: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+", re.M)
 _QUOTE: Final = re.compile(r"^\s*>\s?", re.M)
@@ -68,6 +73,7 @@ def plain(text: str) -> str:
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub(" ", text)
     text = _ADMONITION.sub(" ", text)
+    text = _LABEL_LINE.sub(r"\1\2: ", text)
     text = _HEADING.sub("", text)
     text = _QUOTE.sub("", text)
     text = _BULLET.sub("", text)

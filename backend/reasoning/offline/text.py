@@ -67,6 +67,8 @@ _STEMMER = EnglishStemmer()
 # whitespace follows and the next sentence starts with a capital, a digit, or an opening
 # quote or bracket. Newlines that separate blocks (blank lines, list items) also end one.
 _BOUNDARY: Final = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(]?[A-Z0-9])""")
+# Inline code, which may run over a line break: a full stop inside it ends no sentence.
+_CODE_SPAN: Final = re.compile(r"``[^`]{1,200}``|`[^`]{1,200}`")
 _TRAILING_ASIDE: Final = re.compile(r"\s+\([^()\n]{1,40}\)\s*$")  # ends its block
 _BLOCK_BREAK: Final = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)")
 MIN_CELL_WORDS: Final = 8
@@ -95,8 +97,11 @@ def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     for block in _blocks(text):
         start = 0
+        code = [m.span() for m in _CODE_SPAN.finditer(block)]
         for match in _BOUNDARY.finditer(block):
             end = match.end()
+            if any(a < match.start() < b for a, b in code):
+                continue  # "``Dynamically generated function. No source code available``"
             if is_abbreviation(block[start : match.start() + 1]) and not _ends_at_etc(
                 block[start : match.start() + 1], block[end:]
             ):

@@ -59,3 +59,12 @@ def test_an_empty_link_shows_what_it_points_at() -> None:
         plain("see [](unions.md#default-union-strategy) for details, or [](preconf.md).")
         == "see default union strategy for details, or preconf."
     )
+
+
+def test_a_bold_label_on_its_own_line_reads_as_a_label_before_its_text() -> None:
+    # decorator's "What's new": "- **Python 3.5 coroutines**" / "From version 4.1 …"
+    item = "- **Python 3.5 coroutines**\n  From version 4.1 it is possible to decorate them."
+    assert plain(item) == "Python 3.5 coroutines: From version 4.1 it is possible to decorate them."
+    # a label with its own stop, or bold inside a line, is left as it is
+    assert plain("**Note:**\nIt is slow.") == "Note: It is slow."
+    assert plain("It is **not** slow.\nIt is fast.") == "It is not slow. It is fast."

@@ -127,3 +127,17 @@ def test_a_closing_aside_in_brackets_stays_with_its_sentence() -> None:
         "(See the benchmarks.)",
         "It is small.",
     ]
+
+
+def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
+    # decorator's docs: the message quoted as code runs over a line and holds a full stop
+    text = (
+        "The usual ``??`` trick gives the message ``Dynamically generated\n"
+        "function. No source code available``.\nHowever, there is a workaround."
+    )
+    assert split_sentences(text) == [
+        "The usual ``??`` trick gives the message ``Dynamically generated\n"
+        "function. No source code available``.",
+        "However, there is a workaround.",
+    ]
+    assert split_sentences("Call `f`. Then `g.h`. Done.") == ["Call `f`.", "Then `g.h`.", "Done."]
