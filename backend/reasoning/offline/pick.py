@@ -80,6 +80,7 @@ from backend.reasoning.offline.synonyms import (
 from backend.reasoning.offline.text import (
     STOPWORDS,
     content_stems,
+    content_words,
     key_terms,
     part_stems,
     split_sentences,
@@ -1867,6 +1868,8 @@ def _premise_denial(
         passage = choice.passage
         if len(passage.sentences) != 1 or passage.is_code:
             continue
+        if _negates_its_clause(passage.quote, stated):
+            return choice
         held = coverage(terms, passage.quote, "", idf)
         if held < NEED_NOT_COVERAGE:
             continue
@@ -1894,7 +1897,7 @@ def _premise_denial(
 # tokens for strptime"
 _SAME_AS: Final = re.compile(r"\bsame\s+(?:[\w-]+\s+){0,3}?as\s+(?P<other>[^,.;:?!]+)", re.I)
 _NOT_SAME_AS: Final = re.compile(
-    r"\b(?:not|n't)\s+(?:quite\s+|exactly\s+)?the\s+same\s+(?:[\w-]+\s+){0,3}?as\s+"
+    r"(?:\bnot|n't)\s+(?:quite\s+|exactly\s+)?the\s+same\s+(?:[\w-]+\s+){0,3}?as\s+"
     r"(?P<other>[^,.;:?!]+)",
     re.I,
 )
@@ -2118,7 +2121,8 @@ _POINTS_BACK_OPENING: Final = re.compile(
 # the word after the negation or the one after that ("does not override", "does not always
 # override"; in "does not raise an exception" the second word is no verb)
 _NEGATED_WORD: Final = re.compile(
-    r"\b(?:not|n't|never|no longer|cannot)\s+(?P<first>[a-z]\w*)(?:\s+(?P<word>[a-z]\w+))?", re.I
+    r"(?:\b(?:not|never|no longer|cannot)|n't)\s+(?P<first>[a-z]\w*)(?:\s+(?P<word>[a-z]\w+))?",
+    re.I,
 )
 
 
@@ -2140,6 +2144,39 @@ def _negates(sentence: str, premise: list[str]) -> bool:
 
 
 _NON_WORD: Final = re.compile(r"\bnon-(?P<first>[a-z]\w+)", re.I)
+
+
+def _negates_its_clause(sentence: str, premise: str) -> bool:
+    """Does the sentence state the premise's own clause with its verb negated, the same word
+    before the verb and after it ("Since schedule catches exceptions raised inside job
+    functions …" / "Schedule doesn't catch exceptions that happen during job execution."),
+    outside a condition?"""
+    text = plain(sentence)
+    if _OPENS_WITH_CONDITION.match(text):
+        return False
+    said = [stem(w) for w in content_words(premise)]
+    clauses = set(zip(said, said[1:], said[2:], strict=False))
+    for m in _NEGATED_WORD.finditer(text):
+        # the verb's subject: the word before the negation and its auxiliary ("Schedule
+        # doesn't"), not a clause's ("Tasks whose result you never read …")
+        before = words(text[: m.start()])
+        while before and before[-1] in _AUXILIARIES:
+            before.pop()
+        after = [stem(w) for w in content_words(text[m.start("first") :])]
+        if (
+            before
+            and before[-1] not in STOPWORDS
+            and len(after) >= 2
+            and (stem(before[-1]), after[0], after[1]) in clauses
+            and not _CONDITION.search(text[: m.start()])
+        ):
+            return True
+    return False
+
+
+_AUXILIARIES: Final = word_set(
+    "does do did is are was were will would can could should shall may might must has have had"
+)
 
 
 def _names_other_code(sentence: str, question: str) -> bool:

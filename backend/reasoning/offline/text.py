@@ -68,7 +68,7 @@ _STEMMER = EnglishStemmer()
 # quote or bracket. Newlines that separate blocks (blank lines, list items) also end one.
 _BOUNDARY: Final = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(]?[A-Z0-9])""")
 # Inline code, which may run over a line break: a full stop inside it ends no sentence.
-_CODE_SPAN: Final = re.compile(r"``[^`]{1,200}``|`[^`]{1,200}`")
+_CODE_SPAN: Final = re.compile(r"``(?:[^`]|`(?!`))+``|`[^`]+`")
 _TRAILING_ASIDE: Final = re.compile(r"\s+\([^()\n]{1,40}\)\s*$")  # ends its block
 _BLOCK_BREAK: Final = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)")
 MIN_CELL_WORDS: Final = 8

@@ -256,6 +256,42 @@ async def test_a_premise_the_sources_deny_is_caught(engine: OfflineEngine) -> No
     assert "does not properly support HTTPS proxies" in pick.denial.passage.text
 
 
+async def test_a_premise_is_denied_by_its_own_clause_with_the_verb_negated(
+    engine: OfflineEngine,
+) -> None:
+    """schedule: "Since schedule catches exceptions raised inside job functions and keeps
+    running, how do I change how it logs those caught exceptions?" / "Schedule doesn't catch
+    exceptions that happen during job execution." (a contraction negates as "not" does)."""
+    text = (
+        "# Exception Handling\n\n"
+        "Schedule doesn't catch exceptions that happen during job execution. Therefore any "
+        "exceptions thrown during job execution will bubble up and interrupt schedule's "
+        "run_xyz function.\n\n"
+        "If you want to guard against exceptions you can wrap your job function in a "
+        "decorator that logs them."
+    )
+    question = (
+        "Since schedule catches exceptions raised inside job functions and keeps running, how "
+        "do I change how it logs those caught exceptions?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Exception Handling", text)])
+    assert pick.denial is not None
+    assert pick.denial.passage.quote.startswith("Schedule doesn't catch exceptions")
+    # (said without the negation, it agrees)
+    agreed = text.replace("doesn't catch", "catches")
+    pick = await _pick(engine, question, [source("S1", "Exception Handling", agreed)])
+    assert pick.denial is None
+    # (a negation in a clause of its own denies nothing: huey's "Tasks whose result you never
+    # read should return `None`." against "… so result reads return faster")
+    results = "# Results\n\nTasks whose result you never read should return `None`."
+    question = (
+        "We turned on notify_result so result reads return faster. How long does the "
+        "result-ready list live?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Results", results)])
+    assert pick.denial is None
+
+
 POOL_LIMIT = (
     "By default every connection instance has a limit of 10 connections. You can change this "
     "limit using `kombu.pools.set_limit`. You are able to grow the pool at runtime, but you "

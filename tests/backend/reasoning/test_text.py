@@ -141,3 +141,10 @@ def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
         "However, there is a workaround.",
     ]
     assert split_sentences("Call `f`. Then `g.h`. Done.") == ["Call `f`.", "Then `g.h`.", "Done."]
+    # (a long span is one span: its closing mark opens no span with the next one's opening)
+    signature = "`Consumer(" + ", ".join(f"option_{i}={i}" for i in range(30)) + ")`"
+    text = f"{signature}: Runs the workers. This is what the `huey_consumer` tool runs."
+    assert split_sentences(text) == [
+        f"{signature}: Runs the workers.",
+        "This is what the `huey_consumer` tool runs.",
+    ]
