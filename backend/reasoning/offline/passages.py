@@ -40,6 +40,8 @@ _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 # A directive's name and target as text ("Setting task_allow_error_cb_on_chord_header", from
 # Celery's ``.. setting::`` target): a kind and a code name, no statement
 _KIND_AND_NAME: Final = re.compile(r"^\s*[A-Z][a-z]+\s+`?(?=[\w.]*[_.])[A-Za-z_][\w.]*\w`?\s*$")
+# an image, or an image that is a link: "[![PyPI version](https://img.shields.io/…)](https://pypi.org/…)"
+_IMAGE: Final = re.compile(r"\[?!\[[^\]]*\]\([^)\s]*\)(?:\]\([^)\s]*\))?")
 _NOT_PROSE: Final = re.compile(r"^\s*(?:import|export)\s|^\s*(?:>>>|\$ |\.\.\. |---$|\+\+\+)")
 MAX_CODE_LINES: Final = 4  # lines of a code passage's text (what it is scored on)
 MAX_WHOLE_EXAMPLE: Final = 8  # an example of at most this many lines is shown whole
@@ -352,6 +354,8 @@ def answerable(sentence: str) -> bool:
         return False
     if _METADATA.match(sentence):
         return False
+    if not _IMAGE.sub("", sentence).strip(" \n[]()"):
+        return False  # a row of badges ("[![PyPI version](…svg)](…) [![codecov](…)](…)")
     shown = plain(sentence)
     if _CROSS_REFERENCE.match(shown):
         return False

@@ -103,6 +103,14 @@ def test_headings_bylines_labels_and_tables_cannot_answer() -> None:
     assert not answerable("Tour of Python Itertools (Alternate)")
     assert answerable("Python 3.9 support was dropped, since it went EOL on 2025-10-31")
     assert answerable("Yo, I heard you like decorators")
+    # a row of badges (humanize's README) states nothing; a sentence with an image does
+    badges = (
+        "[![PyPI version](https://img.shields.io/pypi/v/humanize.svg)](https://pypi.org/p/h/)\n"
+        "[![Supported Python versions](https://img.shields.io/pypi/pyversions/h.svg)](https://x/)"
+        "\n![codecov](https://codecov.io/gh/python-humanize/humanize/badge.svg)"
+    )
+    assert not answerable(badges)
+    assert answerable("The chart ![chart](chart.png) shows the time each call takes.")
 
 
 def test_a_long_code_block_shows_the_statement_it_raises() -> None:
