@@ -77,6 +77,7 @@ _FALLBACK_PREDICATE: Final = {
     "later": "came later",
 }
 _YES_NO: Final = re.compile(r"^(?:are|is|was|were|do|does|did)\b", re.I)
+_THEN: Final = re.compile(r"\b(?:and|,)\s*then\b", re.I)  # "… and then drop out of it"
 # "Is there any difference between X and Y?", "Does it make any difference whether …?": the
 # answer is how they differ, not yes or no.
 _ASKS_HOW_THEY_DIFFER: Final = re.compile(r"\bdiffer(?:s|ence|ences|ent|ently)?\b", re.I)
@@ -175,24 +176,37 @@ def direct_answer(
         and len(sides.parts) >= 2
     ):
         return _further_asks(plan, sides, claims, verdicts, sources, vectors)
+    # "How do I make a job run a single time and then drop out of the scheduler?": steps of
+    # one task, which the passage answering the whole question shows ("Return
+    # `schedule.CancelJob` from a job to remove it from the scheduler."), not two asks
+    whole = (
+        choose(asked, plan, sources, vectors)
+        if plan.kind == "multi_part" and asked.how_to and _THEN.search(plan.query)
+        else None
+    )
+    one_task = whole is not None and whole.found and whole.denial is None
     if (
-        plan.kind == "multi_part"
+        not one_task
+        and plan.kind == "multi_part"
         and _part_points_back(plan)
         and len(several := asks(plan.query)) >= 2
         and (by_ask := _passage_per_ask(plan, several, claims, verdicts, sources, vectors))
     ):
         return by_ask  # "…? Which ones, and what does each add?" is read with what "ones" are
-    if plan.kind == "multi_part" and (
-        by_part := _passage_per_part(plan, claims, verdicts, sources, vectors)
+    if (
+        not one_task
+        and plan.kind == "multi_part"
+        and (by_part := _passage_per_part(plan, claims, verdicts, sources, vectors))
     ):
         return by_part
     if (
-        plan.kind != "comparison"
+        not one_task
+        and plan.kind != "comparison"
         and len(several := asks(plan.query)) >= 2
         and (by_ask := _passage_per_ask(plan, several, claims, verdicts, sources, vectors))
     ):
         return by_ask
-    pick = choose(asked, plan, sources, vectors)
+    pick = whole if whole is not None and one_task else choose(asked, plan, sources, vectors)
     if pick.best is None:
         if usable:
             return _claim_answer(plan, usable, claims, verdicts)

@@ -1629,3 +1629,34 @@ def test_a_side_s_label_is_not_said_twice_before_a_passage_that_opens_with_it() 
     assert _says_its_label("`lock_task`:", "`lock_task`: a lock for one task")
     assert not _says_its_label("RS256:", "RS256-based signatures are the most common.")
     assert not _says_its_label("PS256:", "RS256 - RSASSA-PKCS1-v1_5 signature algorithm")
+
+
+async def test_steps_of_one_task_joined_by_and_then_are_answered_by_the_whole_questions_passage(
+    engine: OfflineEngine,
+) -> None:
+    """schedule: "How do I make a scheduled job execute a single time and then drop out of the
+    scheduler?" is one task: the passage answering it whole is the answer, not a passage per
+    step (the first step's was on running many jobs from a single scheduler)."""
+    examples = (
+        "# Examples\n\n## Run a job once\n\n"
+        "Return `schedule.CancelJob` from a job to remove it from the scheduler.\n\n"
+        "```python\ndef job_that_executes_once():\n    return schedule.CancelJob\n\n"
+        "schedule.every().day.at('22:30').do(job_that_executes_once)\n```\n"
+    )
+    many = (
+        "# Multiple schedulers\n\n"
+        "You can run as many jobs from a single scheduler as you wish. However, for larger "
+        "installations it might be desirable to have multiple schedulers. This is supported."
+    )
+    sources = [
+        source("S1", "Examples", examples),
+        source("S2", "Multiple schedulers", many),
+    ]
+    question = (
+        "How do I make a scheduled job execute a single time and then drop out of the scheduler?"
+    )
+    plan, report = await _run(engine, question, sources)
+    assert plan.kind == "multi_part"
+    assert report.answer.startswith("Return `schedule.CancelJob` from a job")
+    assert report.answer_found
+    assert "single scheduler" not in report.answer
