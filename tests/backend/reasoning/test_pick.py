@@ -292,6 +292,37 @@ async def test_a_premise_is_denied_by_its_own_clause_with_the_verb_negated(
     assert pick.denial is None
 
 
+FROZEN_COST = (
+    "# How Does It Work?\n\n"
+    "Slotted classes are more complicated. Here it uses `object.__setattr__` to set your "
+    "attributes. This is (still) slower than a plain assignment:\n\n"
+    "```none\n$ pyperf timeit -s \"C = attr.make_class('C', ['x'], slots=True)\" \"C(1)\"\n"
+    "Mean +- std dev: 228 ns +- 18 ns\n"
+    "$ pyperf timeit -s \"C = attr.make_class('C', ['x'], slots=True, frozen=True)\" \"C(1)\"\n"
+    "Mean +- std dev: 425 ns +- 16 ns\n```\n\n"
+    "So on a laptop computer the difference is about 200 nanoseconds (1 second is "
+    "1,000,000,000 nanoseconds).\n"
+)
+
+
+async def test_a_sentence_after_an_example_is_read_with_the_example_it_speaks_of(
+    engine: OfflineEngine,
+) -> None:
+    """attrs: "So on a laptop computer the difference is about 200 nanoseconds" says what the
+    two `pyperf` runs before it show: with them it holds the question's words."""
+    question = (
+        "Per attrs' own pyperf numbers, roughly how much longer does it take to create one "
+        "frozen slotted instance than an unfrozen slotted one?"
+    )
+    pick = await _pick(engine, question, [source("S1", "How Does It Work?", FROZEN_COST)])
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.quote.startswith("So on a laptop computer the difference")
+    # (a sentence going on to something else after the example is read alone)
+    other = FROZEN_COST.replace("So on a laptop", "On a laptop")
+    pick = await _pick(engine, question, [source("S1", "How Does It Work?", other)])
+    assert not pick.found
+
+
 POOL_LIMIT = (
     "By default every connection instance has a limit of 10 connections. You can change this "
     "limit using `kombu.pools.set_limit`. You are able to grow the pool at runtime, but you "
