@@ -110,6 +110,7 @@ class Passage:
     intro: str = ""  # the lead-in line of the list it sits in ("Black will exit with:")
     start: int = -1  # offset of ``quote`` in the source's text
     whole_section: bool = False  # every sentence of a short section (``sections``)
+    session: bool = False  # a `>>>` session no sentence leads into, led by its heading
 
 
 @dataclass(slots=True)
@@ -463,6 +464,58 @@ def passages(source: Source) -> list[Passage]:
         if not passage.is_list:
             passage.label = _item_label(source.text, passage.start)
             passage.intro = _list_intro(source.text, sentences, passage.first)
+    return out + _sessions_alone(source, sentences, spans, out)
+
+
+# a fenced block that opens with a `>>>` prompt
+_SESSION_OPENS: Final = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*\n[ \t]*>>>", re.M)
+
+
+def _sessions_alone(
+    source: Source,
+    sentences: list[_Sentence],
+    spans: list[tuple[int, int, str]],
+    made: list[Passage],
+) -> list[Passage]:
+    """A `>>>` session no sentence leads into (right under its heading, or after another
+    block: humanize's "### File size humanization" over `>>> humanize.naturalsize(1_000_000,
+    binary=True)` / `'976.6 KiB'`), led by its section's heading."""
+    # (a lead-in's code runs on into the blocks after it, the next section's too: its
+    # heading is not in the text)
+    covered = [(p.start, p.start + len(p.quote), p.section) for p in made if p.is_code]
+    out: list[Passage] = []
+    for match in _SESSION_OPENS.finditer(source.text):
+        at = match.start()
+        line_end = source.text.rfind("\n", 0, at)
+        section = section_at(source, spans, at, source.text[at : at + 80])
+        if line_end < 0 or any(a <= at < b and here == section for a, b, here in covered):
+            continue
+        before = _Sentence("", line_end, line_end, -1, lead_in=True, usable=False)
+        code = _code_after(source.text, before, spans)
+        heading = plain(section.rsplit(" > ", 1)[-1])
+        if code is None or not heading:
+            continue
+        quote = source.text[at : code.end].rstrip()
+        first = max((k for k, s in enumerate(sentences) if s.start < at), default=0)
+        session = Passage(
+            source,
+            [quote],
+            quote,
+            f"{heading}: {_show_code(_key_lines(code.lines))}",
+            first,
+            is_code=True,
+            code=tuple(code.lines),
+            block=tuple(code.written),
+            breaks=tuple(code.breaks),
+            lead=f"{heading}:",
+            whole=tuple(code.whole),
+            whole_breaks=tuple(code.whole_breaks),
+            start=at,
+            section=section,
+            session=True,
+        )
+        covered.append((at, code.end, section))
+        out.append(session)
     return out
 
 
@@ -669,7 +722,9 @@ def section_at(source: Source, spans: list[tuple[int, int, str]], start: int, se
     return section_of(source, sentence)
 
 
-def _code_after(text: str, lead: _Sentence) -> _Code | None:
+def _code_after(
+    text: str, lead: _Sentence, spans: list[tuple[int, int, str]] | None = None
+) -> _Code | None:
     """(end offset, lines, the same lines as written, blank line before each) of a code
     block right after a sentence ("… like this:", "… dependencies...", or the last sentence
     of a paragraph the code illustrates), or None. Lines are stripped for reading; as written
@@ -683,8 +738,12 @@ def _code_after(text: str, lead: _Sentence) -> _Code | None:
     # SignatureExpired: Signature age 15 > 5 seconds" in a block of its own).
     for _ in range(MAX_JOINED_BLOCKS - 1):
         following = _FENCED.match(text, match.end())
-        if following is None:
-            break
+        if following is None or (
+            spans
+            and _heading_at(spans, following.end("fence"))
+            != (_heading_at(spans, match.start("body")))
+        ):
+            break  # (a block of the next section: its heading is not in the text)
         body += ["", *following.group("body").splitlines()]
         match = following
     written = [ln.rstrip() for ln in body if ln.strip()]
@@ -717,6 +776,11 @@ def _code_after(text: str, lead: _Sentence) -> _Code | None:
         written,
         after_blank,
     )
+
+
+def _heading_at(spans: list[tuple[int, int, str]], at: int) -> str | None:
+    """The heading of the chunk holding this offset of the text, if any does."""
+    return next((heading for low, high, heading in spans if low <= at < high), None)
 
 
 class _Code(NamedTuple):

@@ -513,12 +513,22 @@ def choose(
     # "What exception class does cattrs raise …?": often named only in the traceback shown
     exception = bool({"exception", "error", "exceptions", "errors"} & set(asked.wants))
     command = bool(_ASKS_COMMAND.search(plan.query))
+    # (asked in a question: a comparison's side is searched as words, "dict_tracebacks
+    # exceptions event output", and its prose says how the two differ)
+    output = (
+        not asked.how_to
+        and plan.kind != "comparison"
+        and plan.query.rstrip().endswith("?")
+        and bool(_ASKS_OUTPUT.search(plan.query))
+    )
     candidates = [
         p
         for s in sources
         for p in passages(s)
         # (asked how, the code answers with the prose before it: not that prose alone)
         if not (asked.how_to and p.before_code)
+        # a session under a heading, nothing said of it, shows only what its calls give
+        and (not p.session or (output and _calls_named(p, plan.query)))
         and (
             (asked.how_to and not p.is_defaults)
             or not p.is_code
@@ -547,6 +557,9 @@ def choose(
             # "Which constructor argument raises that number?": the code passing it shows it
             # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
             or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
+            # "What text does humanize return for 1,000,000 bytes if I ask naturalsize for
+            # binary units?": a `>>>` session calling what the question names shows it
+            or (output and _calls_named(p, plan.query))
         )
     ]
     if asked.kind == "how" and not asked.how_to:
@@ -784,6 +797,30 @@ def _read_with_its_example(choice: Choice, terms: list[str], idf: dict[str, floa
 
 _OF_THE_EXAMPLE: Final = word_set("so here as thus hence")
 _ENDS_WITH_CODE: Final = re.compile(r"(?:`{3,}|~{3,})[ \t]*\n\s*$")
+
+
+# What a call gives back asked for: "What text does it return …", "What does it print?",
+# "What is the output of …" (not "… before it gives up and returns None?")
+_ASKS_OUTPUT: Final = re.compile(
+    r"\bwhat\b[^?.]{0,60}?\b(?:return|output|print|give\s+back|evaluate\s+to)\b"
+    r"|\bwhat\b[^?.]{0,30}?\b(?:output|result)\s+of\b",
+    re.I,
+)
+_SESSION_CALL: Final = re.compile(r"(?:^|[\s.(=])(?P<name>[A-Za-z_]\w*)\((?=.*\s→\s)")
+
+
+def _calls_named(passage: Passage, question: str) -> bool:
+    """Is the passage a `>>>` session (each input with what it prints) calling a function the
+    question names ("naturalsize" / `humanize.naturalsize(1_000_000, binary=True) →
+    '976.6 KiB'`)?"""
+    if not passage.is_code:
+        return False
+    asked = {w.lower() for w in re.findall(r"[A-Za-z_]\w*", question)}
+    return any(
+        m["name"].lower() in asked and len(m["name"]) >= 4
+        for line in passage.code
+        for m in _SESSION_CALL.finditer(line)
+    )
 
 
 def _whole_section_first(scored: list[Choice]) -> list[Choice]:
@@ -1773,6 +1810,10 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         token = found.group(0)
         if _SENTENCE_START.search(question[: found.start()]) or _ABBREVIATION.match(token):
             continue  # "Apart from …, which …?" opens a sentence; "i.e." is no name
+        if _ACRONYM.fullmatch(token) and question[found.start() - 1 : found.end() + 1] == (
+            f"({token})"
+        ):
+            continue  # "binary (IEC) units": the asker's gloss of the words before it
         named = token[0].isupper() or any(ch.isdigit() or ch in "_." for ch in token)
         if not named or token.lower() in STOPWORDS:
             continue

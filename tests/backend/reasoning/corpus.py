@@ -169,3 +169,19 @@ DEFAULT_SETUP = (
     ")\n"
     "```\n"
 )
+
+
+# humanize's README: a `>>>` session led by a sentence, and one right under its heading
+SESSIONS = [
+    (
+        "Smaller units",
+        "If seconds are too large, set `minimum_unit` to milliseconds:\n\n"
+        '```pycon\n>>> humanize.naturaldelta(delta, minimum_unit="milliseconds")\n'
+        "'4 milliseconds'\n```",
+    ),
+    (
+        "File size humanization",
+        "```pycon\n>>> import humanize\n>>> humanize.naturalsize(1_000_000)\n'1.0 MB'\n"
+        ">>> humanize.naturalsize(1_000_000, binary=True)\n'976.6 KiB'\n```",
+    ),
+]

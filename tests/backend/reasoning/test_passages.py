@@ -14,7 +14,7 @@ from backend.reasoning.offline.passages import (
     shown_for,
 )
 from tests.backend.reasoning.corpus import DEFAULT_SETUP as DEFAULTS
-from tests.backend.reasoning.corpus import sectioned, source
+from tests.backend.reasoning.corpus import SESSIONS, sectioned, source
 
 LIMITS = """You can control the connection pool size using the `limits` argument.
 It takes instances of `httpx.Limits` which define:
@@ -77,6 +77,20 @@ def test_a_lead_in_line_before_its_list_is_never_a_passage_alone() -> None:
     found = passages(source("S1", "Middleware", text))
     assert all(p.is_list for p in found if p.sentences[0].startswith("Every application"))
     assert any(p.is_list and "`ExceptionMiddleware`" in p.text for p in found)
+
+
+def test_a_session_no_sentence_leads_into_is_led_by_its_heading() -> None:
+    """humanize's README: a `>>>` session right under "### File size humanization"."""
+    doc = sectioned("S1", "humanize", SESSIONS)
+    made = [p for p in passages(doc) if p.is_code]
+    alone = [p for p in made if p.section == "File size humanization"]
+    assert len(alone) == 1
+    assert alone[0].lead == "File size humanization:"
+    assert "humanize.naturalsize(1_000_000, binary=True) → '976.6 KiB'" in alone[0].code
+    assert alone[0].quote in doc.text and alone[0].quote.startswith("```pycon")
+    # (the session a sentence leads into is that sentence's, once)
+    led = [p for p in made if "naturaldelta" in p.quote]
+    assert led and all(p.lead.startswith("If seconds are too large") for p in led)
 
 
 def test_a_lead_in_line_is_taken_with_the_code_after_it() -> None:

@@ -51,7 +51,7 @@ from backend.reasoning.offline.pick import (
     window_penalty,
 )
 from backend.reasoning.offline.question import about_the_asker, analyse, names_wanted_type
-from tests.backend.reasoning.corpus import DEFAULT_SETUP, sectioned, source
+from tests.backend.reasoning.corpus import DEFAULT_SETUP, SESSIONS, sectioned, source
 
 TIMEOUTS = (
     "HTTPX is careful to enforce timeouts everywhere by default.\n\n"
@@ -321,6 +321,25 @@ async def test_a_sentence_after_an_example_is_read_with_the_example_it_speaks_of
     other = FROZEN_COST.replace("So on a laptop", "On a laptop")
     pick = await _pick(engine, question, [source("S1", "How Does It Work?", other)])
     assert not pick.found
+
+
+async def test_a_value_asked_of_a_named_call_is_read_off_a_session_calling_it(
+    engine: OfflineEngine,
+) -> None:
+    """humanize: "What text does humanize return for 1,000,000 bytes if I ask naturalsize for
+    binary (IEC) units?" / `>>> humanize.naturalsize(1_000_000, binary=True)` `'976.6 KiB'`
+    under its heading. ("IEC", in brackets after the words it glosses, is the asker's.)"""
+    doc = sectioned("S1", "humanize", SESSIONS)
+    question = (
+        "What text does humanize return for 1,000,000 bytes if I ask naturalsize for binary "
+        "(IEC) units?"
+    )
+    pick = await _pick(engine, question, [doc])
+    assert pick.found and pick.best is not None
+    assert "binary=True) → '976.6 KiB'" in " ".join(pick.best.passage.code)
+    # (a call the question does not name is no answer to it)
+    pick = await _pick(engine, question.replace("naturalsize", "filesize"), [doc])
+    assert pick.best is None or not pick.best.passage.code
 
 
 POOL_LIMIT = (
