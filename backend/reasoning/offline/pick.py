@@ -521,16 +521,20 @@ def choose(
         and plan.query.rstrip().endswith("?")
         and bool(_ASKS_OUTPUT.search(plan.query))
     )
+    asked_words = {w.lower() for w in re.findall(r"[A-Za-z_]\w*", plan.query)} if output else set()
     candidates = [
         p
         for s in sources
         for p in passages(s)
         # (asked how, the code answers with the prose before it: not that prose alone)
         if not (asked.how_to and p.before_code)
-        # a session under a heading, nothing said of it, shows only what its calls give
-        and (not p.session or (output and _calls_named(p, plan.query)))
+        # "What text does humanize return for 1,000,000 bytes if I ask naturalsize for
+        # binary units?": a `>>>` session calling what the question names shows it (a
+        # session under a heading, nothing said of it, shows only that)
+        and ((calls := output and _calls_named(p, asked_words)) or not p.session)
         and (
-            (asked.how_to and not p.is_defaults)
+            calls
+            or (asked.how_to and not p.is_defaults)
             or not p.is_code
             or (defaults and p.is_defaults)
             or (quoted and not p.is_defaults and _shows(p, quoted))
@@ -557,9 +561,6 @@ def choose(
             # "Which constructor argument raises that number?": the code passing it shows it
             # ("… might improve performance to increase this number." / `PoolManager(num_pools=50)`)
             or (argument and not p.is_defaults and bool(KEYWORD_ARGUMENT.search(p.quote)))
-            # "What text does humanize return for 1,000,000 bytes if I ask naturalsize for
-            # binary units?": a `>>>` session calling what the question names shows it
-            or (output and _calls_named(p, plan.query))
         )
     ]
     if asked.kind == "how" and not asked.how_to:
@@ -809,13 +810,12 @@ _ASKS_OUTPUT: Final = re.compile(
 _SESSION_CALL: Final = re.compile(r"(?:^|[\s.(=])(?P<name>[A-Za-z_]\w*)\((?=.*\s→\s)")
 
 
-def _calls_named(passage: Passage, question: str) -> bool:
+def _calls_named(passage: Passage, asked: set[str]) -> bool:
     """Is the passage a `>>>` session (each input with what it prints) calling a function the
-    question names ("naturalsize" / `humanize.naturalsize(1_000_000, binary=True) →
-    '976.6 KiB'`)?"""
+    question names, ``asked`` being its words lower-cased ("naturalsize" /
+    `humanize.naturalsize(1_000_000, binary=True) → '976.6 KiB'`)?"""
     if not passage.is_code:
         return False
-    asked = {w.lower() for w in re.findall(r"[A-Za-z_]\w*", question)}
     return any(
         m["name"].lower() in asked and len(m["name"]) >= 4
         for line in passage.code
@@ -1935,11 +1935,12 @@ def _premise_denial(
     if _CANNOT_BE.search(stated) or _GONE.search(stated):
         return None  # "Since X was removed, …": a sentence saying so agrees with it
     must = bool(_MUST.search(stated))
+    triples = _word_triples(stated)
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1 or passage.is_code:
             continue
-        if _negates_its_clause(passage.quote, stated):
+        if _negates_its_clause(passage.quote, triples):
             return choice
         held = coverage(terms, passage.quote, "", idf)
         if held < NEED_NOT_COVERAGE:
@@ -2217,16 +2218,21 @@ def _negates(sentence: str, premise: list[str]) -> bool:
 _NON_WORD: Final = re.compile(r"\bnon-(?P<first>[a-z]\w+)", re.I)
 
 
-def _negates_its_clause(sentence: str, premise: str) -> bool:
-    """Does the sentence state the premise's own clause with its verb negated, the same word
-    before the verb and after it ("Since schedule catches exceptions raised inside job
-    functions …" / "Schedule doesn't catch exceptions that happen during job execution."),
-    outside a condition?"""
+def _word_triples(premise: str) -> set[tuple[str, str, str]]:
+    """Each three content words side by side in the premise, as stems ("schedul", "catch",
+    "except")."""
+    said = [stem(w) for w in content_words(premise)]
+    return set(zip(said, said[1:], said[2:], strict=False))
+
+
+def _negates_its_clause(sentence: str, triples: set[tuple[str, str, str]]) -> bool:
+    """Does the sentence state a clause of the premise (``triples``: :func:`_word_triples`)
+    with its verb negated, the same word before the verb and after it ("Since schedule catches
+    exceptions raised inside job functions …" / "Schedule doesn't catch exceptions that
+    happen during job execution."), outside a condition?"""
     text = plain(sentence)
     if _OPENS_WITH_CONDITION.match(text):
         return False
-    said = [stem(w) for w in content_words(premise)]
-    clauses = set(zip(said, said[1:], said[2:], strict=False))
     for m in _NEGATED_WORD.finditer(text):
         # the verb's subject: the word before the negation and its auxiliary ("Schedule
         # doesn't"), not a clause's ("Tasks whose result you never read …")
@@ -2238,7 +2244,7 @@ def _negates_its_clause(sentence: str, premise: str) -> bool:
             before
             and before[-1] not in STOPWORDS
             and len(after) >= 2
-            and (stem(before[-1]), after[0], after[1]) in clauses
+            and (stem(before[-1]), after[0], after[1]) in triples
             and not _CONDITION.search(text[: m.start()])
         ):
             return True
