@@ -227,7 +227,9 @@ def _tidy(piece: str, open_fence: str | None = None) -> str:
 
 def _title_from_markdown(text: str, fallback: str) -> str:
     """The first level-1 heading outside code blocks (a shell or Python comment in a fenced
-    block is not a title), else the fallback (the file's name)."""
+    block is not a title), else the fallback (the file's name). A changelog's first heading
+    is its latest release, not its title: dateutil's NEWS was listed as "Version 4.0.0
+    (2026-11-01)"; its name says what it is."""
     fence: str | None = None
     for line in text.splitlines():
         fence, is_fence = fence_step(line, fence)
@@ -235,7 +237,8 @@ def _title_from_markdown(text: str, fallback: str) -> str:
             continue
         match = None if fence is not None else _HEADING.match(line)
         if match and len(match.group(1)) == 1:
-            return match.group(2).strip()
+            heading = match.group(2).strip()
+            return fallback if RELEASE_HEADING.match(heading) else heading
     return fallback
 
 

@@ -56,10 +56,22 @@ def test_plain_progress_writes_a_line_only_once_its_interval_has_passed() -> Non
 def test_the_time_left_follows_the_bytes_still_to_go_when_sizes_are_known() -> None:
     clock = Clock()
     # One large file first, then nine small ones: 10 s for the first tenth of the files is
-    # nine tenths of the bytes, so about 1 s is left, not 90 s.
-    rate = Rate(total=10, clock=clock, sizes=[900, *([11] * 9)])
+    # most of the work, so about 2 s is left, not 90 s.
+    rate = Rate(total=10, clock=clock, sizes=[900_000, *([11_000] * 9)])
     clock.now += 10.0
-    assert rate.figures(1) == "0.1 files/s · about 1 s left"
+    assert rate.figures(1) == "0.1 files/s · about 2 s left"
+
+
+def test_two_tiny_files_first_do_not_make_the_rest_look_endless() -> None:
+    clock = Clock()
+    # dateutil's docs: two pages of a line each, then 40 and 50 kB of prose and eleven pages
+    rate = Rate(total=15, clock=clock, sizes=[85, 97, 40_000, 50_000, *([2_000] * 11)])
+    clock.now += 5.0
+    rate.advance(1)
+    clock.now += 0.5
+    rate.advance(2)
+    seconds = int(rate.figures(2).split("about ")[1].split(" s left")[0])
+    assert seconds < 60  # it was "about 2 h 4 min left"; the ingest took 26 s
 
 
 def test_the_time_left_leaves_out_the_warm_up_the_first_file_paid_for() -> None:

@@ -148,6 +148,26 @@ def test_markdown_without_front_matter_takes_its_title_from_the_first_h1() -> No
     assert doc.published_date is None
 
 
+@pytest.mark.parametrize(
+    ("data", "name", "title"),
+    [
+        (
+            b"Version 4.0.0 (2026-11-01)\n==========================\n\n- Fixed x.\n",
+            "NEWS.rst",
+            "NEWS",
+        ),
+        (b"# 1.3.0 - 2025-11-10\n\n- Add y.\n", "CHANGES.md", "CHANGES"),
+        (b"# v2.1\n\nFixed z.\n", "history.md", "history"),
+        (b"# Python 3 support\n\nText.\n", "py3.md", "Python 3 support"),
+    ],
+)
+def test_a_changelog_is_titled_by_its_name_not_its_latest_release(
+    data: bytes, name: str, title: str
+) -> None:
+    (doc,) = load_bytes(data, name)
+    assert doc.title == title
+
+
 def test_html_drops_script_and_style_and_maps_h2_to_a_section() -> None:
     html = (
         b"<html><head><title>Field notes</title><style>p{color:red}</style>"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import PurePath
 from typing import Final, NamedTuple
 
 from backend.reasoning.models import Source
@@ -313,6 +314,13 @@ def is_changelog(sentence: str) -> bool:
     return len(words(sentence)) <= 16 and bool(_CHANGELOG.match(sentence.strip()))
 
 
+def release_notes(source: Source) -> bool:
+    """Is the document release notes, by its title or its file's name ("NEWS", stored before
+    a changelog was titled by its name, is titled "Version 4.0.0 (2026-11-01)")?"""
+    name = PurePath(source.path or "").stem
+    return bool(_RELEASE_NOTES.search(source.title) or _RELEASE_NOTES.search(name))
+
+
 def release_entry(sentence: str, title: str) -> bool:
     """Is the sentence an entry of release notes ("Replace `requests` with `httpx` in
     `TestClient` #1376." in "Release Notes") rather than an explanation?"""
@@ -456,7 +464,7 @@ def passages(source: Source) -> list[Passage]:
                 out.append(_with_its_code(before, members[-1], source.text))
                 continue
             out.append(Passage(source, [m.text for m in members], quote, shown, first=i))
-    notes = bool(_RELEASE_NOTES.search(source.title))
+    notes = release_notes(source)
     for passage in out:
         passage.start = sentences[passage.first].start
         passage.section = section_at(source, spans, passage.start, passage.sentences[0])

@@ -720,6 +720,15 @@ def test_release_note_entries_are_marked_and_a_guides_instructions_are_not() -> 
     assert [p.is_changelog for p in passages(linked)] == [True]
 
 
+def test_a_file_named_news_is_release_notes_whatever_its_title() -> None:
+    # dateutil's NEWS, stored titled by its first heading, the latest release
+    entry = "Fixed issue where passing whole number floats to the months argument failed."
+    news = source("S1", "Version 4.0.0 (2026-11-01)", f"Version 2.7.0\n\n- {entry}")
+    assert [p.is_changelog for p in passages(news)] == [False]
+    news.path = "/tmp/python_dateutil-4.0.0/NEWS"
+    assert [p.is_changelog for p in passages(news)] == [True]
+
+
 def test_a_release_notes_entry_naming_its_pull_request_is_one_whatever_its_verb() -> None:
     entry = "Schedule `BackgroundTasks` from within `BaseHTTPMiddleware` [#2688](https://github.com/encode/starlette/pull/2688)."
     notes = source("S1", "Release Notes", f"## 0.38.3\n\n{entry}")
