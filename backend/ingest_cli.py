@@ -48,6 +48,12 @@ PER_FILE = 8192
 up of its chunks (an 85-byte page took as long as a few kilobytes of prose)."""
 
 
+PACE_FILES = 2
+"""Files done after the first before a time left is given: one file is no pace (peewee's
+docs: "2/27 files · about 7 min 23 s left", then "16 min 0 s" while file 3 was read, for
+a 60 s ingest; at file 3, "about 45 s left")."""
+
+
 class Rate:
     """Files per second so far and the time the rest should take at that pace. Given the
     files' sizes (in the order they are sent), the time left follows the bytes still to go:
@@ -88,7 +94,7 @@ class Rate:
             left = "done"
         elif self.first is not None:
             since, first_done = self.first
-            if done > first_done and self.clock() > since:
+            if done >= first_done + PACE_FILES and self.clock() > since:
                 seconds = self._seconds_left(done, self.clock() - since, first_done)
                 left = f"about {duration(seconds)} left"
             else:
