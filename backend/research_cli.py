@@ -42,7 +42,13 @@ def live_printer(console: Console) -> Any:
         colour = "red" if event.kind in ("error", "fallback") else _COLOURS.get(event.node, "white")
         took = f" [dim]({event.duration_ms:.0f} ms)[/]" if event.duration_ms else ""
         message = escape(event.message)  # a quoted "[detailed validation](…)" is no markup
-        console.print(f"[{colour}]{event.node:>12}[/] {message}{took}", highlight=False)
+        # (written to a file, a line is one event: a new user's saved trace was cut at 80
+        # columns in mid-sentence)
+        console.print(
+            f"[{colour}]{event.node:>12}[/] {message}{took}",
+            highlight=False,
+            soft_wrap=not console.is_terminal,
+        )
 
     return show
 

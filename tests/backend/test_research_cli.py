@@ -193,3 +193,25 @@ def test_the_live_trace_shows_square_brackets_in_a_message_as_written() -> None:
     )
     live_printer(console)(event)
     assert "uses [detailed validation](validation.md) by default" in console.export_text()
+
+
+def test_the_live_trace_written_to_a_file_keeps_each_event_on_one_line() -> None:
+    import io
+    from datetime import UTC, datetime
+
+    from rich.console import Console
+
+    from backend.research_cli import live_printer
+    from backend.trace import TraceEvent
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=80)  # not a terminal: a file, as `2> trace.txt`
+    message = (
+        "supported (0.58): Calling `close()` on an already-closed connection will not result "
+        "in an exception, but will return `False`:"
+    )
+    event = TraceEvent(
+        run_id="r1", seq=1, ts=datetime.now(UTC), node="fact_checker", kind="info", message=message
+    )
+    live_printer(console)(event)
+    assert buffer.getvalue() == f"fact_checker {message}\n"
