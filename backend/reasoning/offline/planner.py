@@ -52,6 +52,7 @@ from backend.reasoning.offline.text import (
     entity_candidates,
     key_terms,
     quoted_strings,
+    stem,
     word_set,
     words,
 )
@@ -440,7 +441,9 @@ def _sides(a: str, b: str, code: bool = False, explicit: bool = False) -> list[s
         # Lower-case phrases compare only in parallel: "httpx timeouts" / "requests timeouts".
         la, lb = words(a), words(b)
         single = explicit and len(la) == len(lb) == 1 and not {la[0], lb[0]} & STOPWORDS
-        if not single and (len(la) < 2 or len(lb) < 2 or la[-1] != lb[-1]):
+        # ("singular arguments like year=/month=" / "plural ones like years=/months=": the
+        # same word's forms end both)
+        if not single and (len(la) < 2 or len(lb) < 2 or stem(la[-1]) != stem(lb[-1])):
             return []
     return [a, b]
 

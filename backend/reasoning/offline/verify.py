@@ -157,7 +157,11 @@ def verify_claims(
 
 def stance(claim: str, sentence: str, similarity: float) -> tuple[Stance, list[Signal]]:
     """How one relevant sentence bears on the claim, with the contradiction signals seen."""
-    signals = aligned_conflicts(claim, sentence)
+    # A lead-in ("But not in a leap year:") says what the example after it shows; alone, what
+    # it negates is unsaid (dateutil's "The logic for years is the same, even on leap years."
+    # was "contested" by it).
+    lead_in = sentence.rstrip().endswith(":") or claim.rstrip().endswith(":")
+    signals = [] if lead_in else aligned_conflicts(claim, sentence)
     if null_claim(claim) and ratio_null(sentence) and not has_negation(sentence):
         # An interval spanning 1 denies the effect as the claim does, without a negation
         # word: that is no negation mismatch.

@@ -74,6 +74,13 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
     ),
     ("Which is faster, Chroma or FAISS?", "comparison", ["Chroma faster", "FAISS faster"]),
     ("Compare sync and async clients.", "comparison", ["sync clients", "async clients"]),
+    # (sides ending in one word's two forms are parallel: dateutil's relativedelta)
+    (
+        "In relativedelta, what is the difference between passing singular arguments like "
+        "year=/month= and plural ones like years=/months=?",
+        "comparison",
+        each_contains("relativedelta"),
+    ),
     (
         "What is the difference between `Client.send()` and `Client.request()`?",
         "comparison",

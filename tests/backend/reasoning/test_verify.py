@@ -616,3 +616,10 @@ def test_a_signature_alone_supports_no_statement() -> None:
     assert stance("Add `@ttl_cache` function decorator.", said, 0.72)[0] == "supports"
     # a finding reported as a ratio is no code
     assert not only_code("OR 2.77 (95% CI 1.04 to 7.97)")
+
+
+def test_a_lead_in_to_an_example_contradicts_nothing() -> None:
+    # dateutil's relativedelta page: each line leads into a `>>>` example
+    claim = "The logic for years is the same, even on leap years."
+    assert stance(claim, "But not in a leap year:", 0.8)[0] != "contradicts"
+    assert stance(claim, "But not in a leap year.", 0.8)[0] == "contradicts"
