@@ -2204,7 +2204,9 @@ def _negates(sentence: str, premise: list[str]) -> bool:
     text = plain(sentence)
     if _OPENS_WITH_CONDITION.match(text):
         return False
-    stated = {stem(t.lower()) for t in premise}
+    # (a word of the same meaning too: "watches subdirectories" / "will not monitor
+    # sub-directories")
+    stated = {s for t in premise for s in (stem(t.lower()), *alternatives(stem(t.lower())))}
     # ("this SQL parser is intentionally non-validating" against "sqlparse checks that SQL is
     # syntactically valid": a "non-" negates the word it is put before)
     negations = [*_NEGATED_WORD.finditer(text), *_NON_WORD.finditer(text)]

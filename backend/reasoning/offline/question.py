@@ -137,7 +137,9 @@ _LIST: Final = re.compile(
     re.I,
 )
 _NUMBER: Final = re.compile(
-    r"^\W*how (?:" + _MEASURES + r")\b"
+    r"^\W*(?:(?:roughly|approximately|about|around|exactly|precisely)\s+)?how (?:"
+    + _MEASURES
+    + r")\b"
     # "Per the benchmarks, roughly how much longer does it take …?": asked after a scene
     r"|,\s*(?:\w+\s+)?how (?:many|much|long|often)\b"
     r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
@@ -598,6 +600,10 @@ def analyse(question: str) -> Asked:
         terms.append(DEFAULT_TERM)
     counted = _COUNTED.search(q) if kind == "number" else None
     nouns = tuple(counted.group("nouns").lower().split()) if counted else ()
+    if kind == "number" and not nouns and (much := _MUCH.search(q)):
+        # "Roughly how much kernel memory does each inotify watch use?": a measure of memory,
+        # which a passage on the kernel's version never states
+        nouns = (much.group("noun").lower(),)
     asks = asking_part(question, phrases=False)
     # "… and then put the caller's value back. How do I do that?": the scene is the ask.
     refers_back = _REFERS_BACK.search(asks) is not None or (
@@ -908,6 +914,14 @@ _HTTP_STATUS: Final = re.compile(r"\b[1-5]\d\d\b")
 _COUNTED: Final = re.compile(
     r"\bhow many\s+(?P<nouns>[\w-]+(?:\s+(?!(?:is|are|was|were|do|does|did|can|could|will|"
     r"would|should|may|might|must|has|have|had|of|in|at|on|per|for|to)\b)[\w-]+)?)",
+    re.I,
+)
+# "how much kernel memory does …": the thing measured, the word before the verb (not a
+# comparative, "how much longer does …", nor time, which a unit states, "30 seconds")
+_MUCH: Final = re.compile(
+    r"\bhow much\s+(?:[\w-]+\s+)?(?!(?:time|longer|more|less|faster|slower|later|sooner)\b)"
+    r"(?P<noun>[a-z][\w-]*)\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|may|"
+    r"might|must|has|have|had)\b",
     re.I,
 )
 # What the asker wants to get by without: "… go through instead of raising an error?",

@@ -43,6 +43,7 @@ _GROUPS: Final = (
     "ctrl-c interrupt keyboardinterrupt sigint",
     "chatty verbose noisy",
     "folder directory",
+    "watch monitor observe",  # "the Observer watches subdirectories" / "will not monitor"
     "app application",
     "option setting parameter",
     "callable function",

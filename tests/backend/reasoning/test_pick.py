@@ -292,6 +292,46 @@ async def test_a_premise_is_denied_by_its_own_clause_with_the_verb_negated(
     assert pick.denial is None
 
 
+WATCHDOG_QUICKSTART = (
+    "# Quickstart\n\n"
+    "Below we present a simple example that monitors the current directory recursively "
+    "(which means, it will traverse any sub-directories) to detect changes.\n\n"
+    "By default, an `watchdog.observers.Observer` instance will not monitor sub-directories. "
+    "By passing `recursive=True` in the call to `schedule` monitoring entire directory trees "
+    "is ensured.\n\n"
+    "Linux 2.6+: Linux kernel version 2.6 and later come with an API called inotify that "
+    "programs can use to monitor file system events."
+)
+
+
+async def test_a_premise_is_denied_by_a_word_of_the_same_meaning_negated(
+    engine: OfflineEngine,
+) -> None:
+    """watchdog: "Since a watchdog Observer watches subdirectories by default, …" / "… will
+    not monitor sub-directories"."""
+    question = (
+        "Since a watchdog Observer watches subdirectories by default, how do I turn that "
+        "recursive behaviour off?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Quickstart", WATCHDOG_QUICKSTART)])
+    assert pick.denial is not None
+    assert "will not monitor sub-directories" in pick.denial.passage.quote
+
+
+async def test_how_much_of_a_thing_is_not_answered_by_a_passage_never_naming_it(
+    engine: OfflineEngine,
+) -> None:
+    """watchdog: a number near the question's other words (the kernel's version) is no
+    measure of the memory it asks about."""
+    question = (
+        "Roughly how much kernel memory does each inotify watch that watchdog creates use on Linux?"
+    )
+    sources = [source("S1", "Quickstart", WATCHDOG_QUICKSTART)]
+    assert not (await _pick(engine, question, sources)).found
+    said = WATCHDOG_QUICKSTART + "\n\nEach inotify watch uses about 1 KB of kernel memory."
+    assert (await _pick(engine, question, [source("S1", "Quickstart", said)])).found
+
+
 FROZEN_COST = (
     "# How Does It Work?\n\n"
     "Slotted classes are more complicated. Here it uses `object.__setattr__` to set your "
