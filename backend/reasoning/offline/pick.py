@@ -1897,6 +1897,18 @@ _NEED_NOT: Final = re.compile(
 )
 
 
+# "Since calling close() on a database that is already closed raises an OperationalError, …"
+# and "Calling `close()` on an already-closed connection will not result in an exception"
+_RAISES: Final = re.compile(r"\b(?:raises?|raised|throws?|threw|thrown|errors? out)\b", re.I)
+_NO_ERROR: Final = re.compile(
+    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}?(?:raise|throw|result\s+in\s+(?:an?\s+|any\s+)?"
+    r"(?:\w+\s+)?(?:exception|error))"
+    r"|\bno\s+(?:\w+\s+)?(?:exception|error)s?\s+(?:is|are|will\s+be|gets?)\s+(?:raised|thrown)"
+    r"|\bwithout\s+(?:raising|throwing)\b",
+    re.I,
+)
+
+
 # "Why does canonicalize_version keep trailing zeros?" takes for granted that it keeps them.
 _WHY_ASK: Final = re.compile(
     r"^\W*why\s+(?:does|do|did|is|are|was|were|would|will|has|have)\s+(?P<said>.+?)\W*$",
@@ -1935,6 +1947,7 @@ def _premise_denial(
     if _CANNOT_BE.search(stated) or _GONE.search(stated):
         return None  # "Since X was removed, …": a sentence saying so agrees with it
     must = bool(_MUST.search(stated))
+    raises = bool(_RAISES.search(stated))
     triples = _word_triples(stated)
     for choice in scored:
         passage = choice.passage
@@ -1950,8 +1963,11 @@ def _premise_denial(
             denies(passage.quote) or _negates(passage.quote, terms)
         ):
             return choice
-        # "has to" against "doesn't have to" is specific enough that half the words will do.
-        if must and _NEED_NOT.search(text) and not _OPENS_WITH_CONDITION.match(text):
+        # "has to" against "doesn't have to" is specific enough that half the words will do;
+        # so is "raises an error" against "will not result in an exception".
+        if (
+            (must and _NEED_NOT.search(text)) or (raises and _NO_ERROR.search(text))
+        ) and not _OPENS_WITH_CONDITION.match(text):
             return choice
     for choice in scored:
         passage = choice.passage

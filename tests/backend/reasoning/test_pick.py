@@ -318,6 +318,34 @@ async def test_a_premise_is_denied_by_a_word_of_the_same_meaning_negated(
     assert "will not monitor sub-directories" in pick.denial.passage.quote
 
 
+async def test_a_premise_that_a_call_raises_is_denied_by_one_saying_it_does_not(
+    engine: OfflineEngine,
+) -> None:
+    """peewee: "Since calling close() on a peewee database that is already closed raises an
+    OperationalError, …" / "… will not result in an exception, but will return `False`:"."""
+    text = (
+        "# Connection management\n\n"
+        "Peewee opens a connection to the database when one is needed. A peewee database "
+        "object keeps one connection per thread. If you call `connect()` on an already-open "
+        "database, an `OperationalError` is raised. To close a connection, use the "
+        "`Database.close()` method.\n\n"
+        "Calling `close()` on an already-closed connection will not result in an exception, "
+        "but will return `False`:\n\n"
+        "```pycon\n>>> db.close()  # Is already closed.\nFalse\n```\n"
+    )
+    question = (
+        "Since calling close() on a peewee database that is already closed raises an "
+        "OperationalError, what is the recommended way to avoid that exception in request "
+        "teardown code?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Database", text)])
+    assert pick.denial is not None
+    assert "will not result in an exception" in pick.denial.passage.quote
+    said = text.replace("will not result in an exception, but will return `False`", "fails")
+    pick = await _pick(engine, question, [source("S1", "Database", said)])
+    assert pick.denial is None
+
+
 async def test_how_much_of_a_thing_is_not_answered_by_a_passage_never_naming_it(
     engine: OfflineEngine,
 ) -> None:
