@@ -709,6 +709,7 @@ def choose(
                 or (choice.passage.is_code and _shows(choice.passage, quoted))
                 or _names_successor(choice.passage, plan.query)
                 or _read_with_its_example(choice, asked.terms, idf)
+                or (asked.about_default and _signature_default(choice.passage, plan.query))
             )
             and (choice.cue or not needs_value(asked))
             # (a chain's first link names the bridge, not what its second link counts)
@@ -1177,6 +1178,30 @@ def _context(passage: Passage) -> str:
     """The words around a passage: its document's title and headings (a title word counts
     half in ``coverage``)."""
     return " ".join([passage.source.title, *passage.source.sections])
+
+
+# A signature in code: "`PooledPostgresqlDatabase(database, max_connections=20, …)`"
+_SIGNATURE: Final = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^`]*)\)`")
+_KEYWORD_DEFAULT: Final = re.compile(r"(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<value>[^,)\s]+)")
+
+
+def _signature_default(passage: Passage, question: str) -> bool:
+    """Asked a default, does the passage show the signature of what the question names with
+    a parameter whose name the question spells out, set to a value ("… don't pass any
+    connection cap, what is the maximum number of connections …?" / "`PooledPostgresqlDatabase
+    (database, max_connections=20, …)`")? A parameter's default is its value there."""
+    said = {stem(w.lower()) for w in words(question)}
+    for sig in _SIGNATURE.finditer(passage.quote):
+        name = sig["name"].rsplit(".", 1)[-1]
+        if not re.search(rf"(?<![\w.]){re.escape(name)}\b", question):
+            continue
+        for arg in _KEYWORD_DEFAULT.finditer(sig["args"]):
+            parts = [p.lower() for p in arg["param"].split("_") if p]
+            if parts and all(
+                any(w == stem(p) or (len(p) >= 3 and w.startswith(p)) for w in said) for p in parts
+            ):
+                return True
+    return False
 
 
 def _holds_the_ask(asked: Asked, top: Choice, idf: dict[str, float], question: str = "") -> bool:

@@ -545,6 +545,9 @@ _LEFT_OUT: Final = re.compile(
     r"set(?:ting)?|specify(?:ing)?|us(?:e|ing)|add(?:ing)?)\s+(?:any|an?|the)?\s*"
     r"(?:flags?|options?|arguments?|parameters?|settings?)\b"
     r"|\bwith(?:out)? (?:no|any) (?:flags?|options?|arguments?|parameters?)\b"
+    # "If I create a PooledPostgresqlDatabase and don't pass any connection cap, …"
+    r"|\b(?:don't|do not|never)\s+(?:pass|give|set|specify|provide|supply)\s+any\s+"
+    r"(?!more\b|longer\b)[a-z]\w+"
     # "If I call create_index without giving an index name, what name …?": the one left out
     r"|\bwithout\s+(?:giving|passing|specifying|setting|providing|supplying)\s+(?:it\s+)?"
     r"(?:a|an|any|the)\s+\w+",

@@ -346,6 +346,42 @@ async def test_a_premise_that_a_call_raises_is_denied_by_one_saying_it_does_not(
     assert pick.denial is None
 
 
+PEEWEE_POOL = (
+    "# Connection Pooling\n\n"
+    "In multi-threaded or web applications, each thread gets its own connection. The pool "
+    "maintains up to `max_connections` open connections at any time.\n\n"
+    "## PooledDatabase\n\n"
+    "`PooledDatabase(database, max_connections=20, stale_timeout=None, timeout=None, "
+    "**kwargs)`: Common mixin class used for specific backend implementations.\n\n"
+    "Parameter `max_connections` (int): Maximum number of concurrent connections. Pass `None` "
+    "for no limit.\n\n"
+    "Parameter `timeout` (int): Seconds to block when all connections are in use.\n\n"
+    "## PooledPostgresqlDatabase\n\n"
+    "`PooledPostgresqlDatabase(database, max_connections=20, stale_timeout=None, timeout=None, "
+    "**kwargs)`: Pool implementation for Postgresql databases."
+)
+
+
+async def test_asked_a_default_the_signature_of_what_is_named_shows_it(
+    engine: OfflineEngine,
+) -> None:
+    """peewee: a parameter's default is its value in the signature of the class asked of."""
+    question = (
+        "If I create a PooledPostgresqlDatabase in peewee and don't pass any connection cap, "
+        "what is the maximum number of connections the pool will hold open?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Database Tooling", PEEWEE_POOL)])
+    assert pick.found and pick.best is not None
+    assert "max_connections=20" in pick.best.passage.quote
+    # (nor a class the question does not name, nor a parameter it does not spell out)
+    from backend.reasoning.offline.pick import _signature_default
+
+    signature = [p for p in passages(source("S1", "T", PEEWEE_POOL)) if "Pool impl" in p.text]
+    assert _signature_default(signature[0], question)
+    assert not _signature_default(signature[0], question.replace("Postgresql", "MySQL"))
+    assert not _signature_default(signature[0], question.replace("connection", "client"))
+
+
 async def test_how_much_of_a_thing_is_not_answered_by_a_passage_never_naming_it(
     engine: OfflineEngine,
 ) -> None:

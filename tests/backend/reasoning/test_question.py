@@ -236,6 +236,12 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
         ("Which port is used if it is set?", False),
         ("What worker count does the consumer use when you don't pass any flags?", True),
         ("I started it with no options at all. Which worker type does it use?", True),
+        (
+            "If I create a PooledPostgresqlDatabase and don't pass any connection cap, what is "
+            "the maximum number of connections the pool will hold open?",
+            True,
+        ),
+        ("If my tests don't pass any more, which log level should I look at?", False),
         ("Which worker type does it use with the --fast flag?", False),
         ("What file mode does waitress give that socket unless told otherwise?", True),
         ("Which level does the logger use when it is left alone?", True),
