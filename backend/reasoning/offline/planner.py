@@ -427,7 +427,9 @@ def _sides(a: str, b: str, code: bool = False, explicit: bool = False) -> list[s
     if not a or not b or a.lower() == b.lower():
         return []
     wa, wb = a.split(), b.split()
-    if len(wa) == 1 and len(wb) == 2 and not _is_name(a):
+    if len(wa) == 1 and len(wb) == 2 and _FLAG.fullmatch(a) and _FLAG.fullmatch(wb[0]):
+        b = wb[0]  # "the --wait and --drop options": each flag is named by itself
+    elif len(wa) == 1 and len(wb) == 2 and not _is_name(a):
         a = f"{a} {wb[-1]}"
     for side in (a, b):
         if _IDENTIFIER.fullmatch(side):
@@ -519,6 +521,7 @@ def _is_name(text: str) -> bool:
     )
 
 
+_FLAG: Final = re.compile(r"`?--?[A-Za-z][\w-]*`?")  # a command-line flag: "--wait", "-h"
 _CODE_LITERALS: Final = frozenset({"True", "False", "None", "true", "false", "null", "nil"})
 
 

@@ -74,6 +74,15 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
     ),
     ("Which is faster, Chroma or FAISS?", "comparison", ["Chroma faster", "FAISS faster"]),
     ("Compare sync and async clients.", "comparison", ["sync clients", "async clients"]),
+    # (two flags sharing a head word are each named by itself: watchmedo's options)
+    (
+        "In watchmedo shell-command, what is the difference between the --wait and --drop "
+        "options when events arrive while the command is still running?",
+        "comparison",
+        lambda added: (
+            [a.split()[:2] for a in added] == [["--wait", "watchmedo"], ["--drop", "watchmedo"]]
+        ),
+    ),
     # (sides ending in one word's two forms are parallel: dateutil's relativedelta)
     (
         "In relativedelta, what is the difference between passing singular arguments like "
