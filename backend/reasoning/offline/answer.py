@@ -350,7 +350,7 @@ def _passage_per_part(
         asked = analyse(sq.text)
         if purpose == "entity: ":
             side = sq.purpose.removeprefix(purpose)
-            named = [s for s in sources if mentions(s.text, side)]
+            named = [s for s in sources if mentions(s.text, side) or _member_named(s.text, side)]
             pick = choose(asked, view, named, vectors, sources) if named else None
             others = [e for e in plan.entities if e != side]
             best = _naming(pick, side, parts, others) if pick else None
@@ -906,7 +906,27 @@ def _is_about(title: str, side: str) -> bool:
 def _names(text: str, side: str) -> bool:
     if " " in side.strip():
         return mentions(text, side)
-    return re.search(rf"(?<![\w]){re.escape(side.strip())}(?![\w])", text) is not None
+    return re.search(
+        rf"(?<![\w]){re.escape(side.strip())}(?![\w])", text
+    ) is not None or _member_named(text, side)
+
+
+# A method called on an object the asker named: "db.atomic()", "client.send()"
+_MEMBER_CALL: Final = re.compile(r"`?[a-z_]\w*\.(?P<member>[A-Za-z_]\w*)\(\)`?")
+
+
+def _member_named(text: str, side: str) -> bool:
+    """Is a side written as a call on the asker's object ("db.transaction()") named by its
+    member as code ("the `transaction` context manager", "`Database.transaction()`")? As a
+    plain word ("a transaction") it is not."""
+    call = _MEMBER_CALL.fullmatch(side.strip())
+    if call is None:
+        return False
+    member = re.escape(call["member"])
+    return (
+        re.search(rf"`(?:[\w.]*\.)?{member}(?:\(\))?`|\.{member}\(|(?<![\w.]){member}\(\)", text)
+        is not None
+    )
 
 
 def _yes_or_no(question: str, choice: Choice) -> str:

@@ -1092,6 +1092,32 @@ async def test_each_side_is_answered_by_a_passage_about_it_not_one_listing_both(
     assert "`mtime`" in report.answer and "filesystem events" in report.answer
 
 
+PEEWEE_TRANSACTIONS = (
+    "# Transactions\n\n"
+    "`Database.atomic` is the recommended transaction API.\n\n"
+    "## Nesting\n\n"
+    "Any nested `atomic()` blocks create savepoints instead of transactions, so an inner "
+    "block can be rolled back on its own.\n\n"
+    "## Explicit transactions\n\n"
+    "If you attempt to nest transactions with peewee using the `transaction` context manager, "
+    "only the outer-most transaction will be used. A transaction is a unit of work."
+)
+
+
+async def test_a_side_called_on_the_askers_object_is_named_by_its_member_as_code(
+    engine: OfflineEngine,
+) -> None:
+    """peewee: "db.transaction()" is named by "the `transaction` context manager" (the
+    comparison showed db.atomic()'s side alone)."""
+    _, report = await _run(
+        engine,
+        "What is the practical difference between db.atomic() and db.transaction() in peewee, "
+        "particularly when blocks are nested inside each other?",
+        [source("S1", "Transactions", PEEWEE_TRANSACTIONS)],
+    )
+    assert "savepoints" in report.answer and "outer-most transaction" in report.answer
+
+
 async def test_a_follow_up_the_engine_chose_is_not_listed_as_not_covered(
     engine: OfflineEngine,
 ) -> None:
