@@ -698,6 +698,7 @@ def choose(
     # follows: …" for "… what duties is my executor expected to take on?" answers, however
     # few of the scene's words it holds (the lead-in says in its own words what it lists).
     standing_out = scored[0] if listing and _list_stands_out(scored) else None
+    asks_limit = _ASKS_LIMIT.search(plan.query) is not None
 
     def answers(choice: Choice) -> bool:
         return (
@@ -712,6 +713,13 @@ def choose(
                 or (asked.about_default and _signature_default(choice.passage, plan.query))
             )
             and (choice.cue or not needs_value(asked))
+            # "Is there a per-job execution time limit …?": a passage stating no limit of any
+            # kind does not answer whether there is one
+            and (
+                not asks_limit
+                or _STATES_LIMIT.search(f"{choice.passage.section}\n{choice.passage.quote}")
+                is not None
+            )
             # (a chain's first link names the bridge, not what its second link counts)
             and (
                 plan.kind == "multi_hop"
@@ -1183,6 +1191,20 @@ def _context(passage: Passage) -> str:
 # A signature in code: "`PooledPostgresqlDatabase(database, max_connections=20, …)`"
 _SIGNATURE: Final = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^`]*)\)`")
 _KEYWORD_DEFAULT: Final = re.compile(r"(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<value>[^,)\s]+)")
+
+
+# Asked whether there is a limit: "Is there a hard upper limit on the number of tasks …?",
+# "Is there a per-job execution time limit …?" … and a passage that states one
+_ASKS_LIMIT: Final = re.compile(
+    r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+(?:[\w-]+\s+){0,4}?(?:limit|limits|maximum|cap|"
+    r"ceiling)\b",
+    re.I,
+)
+_STATES_LIMIT: Final = re.compile(
+    r"\b(?:limit\w*|unlimited|maximum|max|maxsize|cap|caps|capped|ceiling|at most|up to|"
+    r"no more than|timeouts?|bound(?:ed|s)?)\b|_(?:limit|max|timeout)\b|\bmax_",
+    re.I,
+)
 
 
 def _signature_default(passage: Passage, question: str) -> bool:

@@ -382,6 +382,42 @@ async def test_asked_a_default_the_signature_of_what_is_named_shows_it(
     assert not _signature_default(signature[0], question.replace("connection", "client"))
 
 
+APSCHEDULER_MISFIRE = (
+    "# User guide\n\n"
+    "Note: If the execution of a job is delayed due to no threads or processes being available "
+    "in the pool, the executor may skip it due to it being run too late (compared to its "
+    "originally designated run time).\n\n"
+    "By default, only one instance of each job is allowed to be run at the same time."
+)
+
+
+async def test_asked_whether_there_is_a_limit_a_passage_stating_none_does_not_answer(
+    engine: OfflineEngine,
+) -> None:
+    """APScheduler: "Is there a per-job execution time limit …?" was answered with the
+    misfire note, which states no limit of any kind."""
+    question = (
+        "Every few weeks one of our jobs hangs on a network call and sits in the thread pool "
+        "forever. Is there a per-job execution time limit in APScheduler after which the "
+        "running job gets killed or cancelled?"
+    )
+    sources = [source("S1", "User guide", APSCHEDULER_MISFIRE)]
+    assert not (await _pick(engine, question, sources)).found
+    said = APSCHEDULER_MISFIRE + (
+        "\n\nAPScheduler sets a per-job execution time limit with `max_runtime`: a running "
+        "job that exceeds it gets cancelled, and a hung job is killed."
+    )
+    assert (await _pick(engine, question, [source("S1", "User guide", said)])).found
+    from backend.reasoning.offline.pick import _ASKS_LIMIT, _STATES_LIMIT
+
+    assert _ASKS_LIMIT.search(question)
+    assert _ASKS_LIMIT.search("Is there a hard upper limit on the number of tasks in a chord?")
+    assert not _ASKS_LIMIT.search("Is there a setting to change that level?")
+    assert not _STATES_LIMIT.search(APSCHEDULER_MISFIRE)
+    assert _STATES_LIMIT.search("FileHuey supports task priorities, limited to 0 to 65535.")
+    assert _STATES_LIMIT.search("The pool keeps up to `max_connections` open connections.")
+
+
 async def test_how_much_of_a_thing_is_not_answered_by_a_passage_never_naming_it(
     engine: OfflineEngine,
 ) -> None:
