@@ -923,8 +923,7 @@ _COUNTED: Final = re.compile(
 # comparative, "how much longer does …", nor time, which a unit states, "30 seconds")
 _MUCH: Final = re.compile(
     r"\bhow much\s+(?:[\w-]+\s+)?(?!(?:time|longer|more|less|faster|slower|later|sooner)\b)"
-    r"(?P<noun>[a-z][\w-]*)\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|may|"
-    r"might|must|has|have|had)\b",
+    rf"(?P<noun>[a-z][\w-]*)\s+{_AUXILIARY}\b",
     re.I,
 )
 # What the asker wants to get by without: "… go through instead of raising an error?",
