@@ -114,6 +114,12 @@ _MKDOCS_INCLUDE = re.compile(
 # pymdownx.snippets: `--8<-- "README.md"`, its path from where MkDocs runs (the project's root)
 _SNIPPET = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<path>[^\"'\n;]+)(?P=q)", re.M)
 _AS_CODE = re.compile(r":(?:literal|code):")
+# The directives whose body is code, not reStructuredText
+_CODE_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|parsed-literal|highlight|doctest|testcode|"
+    r"testoutput|ipython|prompt|literalinclude)::",
+    re.I,
+)
 _INCLUDES_FROM = frozenset((".rst", ".md", ".markdown", ".txt", ".text"))
 _MARKDOWN = (".md", ".markdown")
 
@@ -131,6 +137,8 @@ def included_paths(text: str, suffix: str) -> list[str]:
         path = match["path"].strip()
         if path.startswith("<") or _AS_CODE.search(match["options"]):
             continue  # <isonum.txt>: docutils' own substitution sets
+        if suffix in (".rst", ".txt", ".text") and _shown_as_code(text, match.start()):
+            continue  # mistune's directives.rst shows `.. include:: hello.md` in a code-block
         found.append(path)
     if suffix in _MARKDOWN:
         for match in _MKDOCS_INCLUDE.finditer(text):
@@ -146,6 +154,33 @@ def included_paths(text: str, suffix: str) -> list[str]:
 
 
 SNIPPET_MARK = "8<"
+
+
+def _shown_as_code(text: str, start: int) -> bool:
+    """True when the (indented) line at ``start`` is inside a literal block (after a line
+    ending "::") or in the body of a code directive: an example of the markup, not markup."""
+    line = text[start:].split("\n", 1)[0]
+    indent = len(line) - len(line.lstrip())
+    if not indent:
+        return False
+    for above in reversed(text[:start].split("\n")):
+        if not above.strip():
+            continue
+        if (outer := len(above) - len(above.lstrip())) >= indent:
+            continue
+        # a block's opening line: a literal block's, a code directive's, or the prose or
+        # directive (`.. note::`) that holds this block
+        if _CODE_DIRECTIVE.match(above) or (
+            above.rstrip().endswith("::") and not _DIRECTIVE_LINE.match(above)
+        ):
+            return True
+        if not outer:
+            return False
+        indent = outer
+    return False
+
+
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*\.\.[ \t]+[\w:-]+::[ \t]*$")
 
 # A reference made from the code's docstrings when the docs are built: mkdocstrings'
 # `::: humanize.number`, Sphinx autodoc's `.. automodule:: humanize.number`

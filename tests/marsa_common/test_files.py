@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from marsa_common import files as walk_module
-from marsa_common.files import walk
+from marsa_common.files import included_paths, walk
 
 
 def tree(root: Path, files: dict[str, bytes]) -> Path:
@@ -238,3 +238,26 @@ def test_an_include_that_cannot_be_read_is_listed_as_skipped(tmp_path: Path) -> 
         ((tmp_path / "README.rst").resolve(), "guide.rst includes it: no such file"),
         ((tmp_path / "logo.rst").resolve(), "index.rst includes it: binary content in a text file"),
     ]
+
+
+def test_an_include_shown_as_code_is_not_followed(tmp_path: Path) -> None:
+    # mistune's directives.rst shows `.. include:: hello.md` in a code-block: an example of
+    # the markup, which ingest said it skipped ("no such file")
+    root = tree(
+        tmp_path / "docs",
+        {
+            "directives.rst": (
+                b"Include\n-------\n\n.. code-block:: text\n\n    .. include:: hello.md\n\n"
+                b"Or as a literal block::\n\n    Text\n        .. include:: deeper.rst\n\n"
+                b".. note::\n\n    .. include:: notes.rst\n"
+            ),
+            "notes.rst": b"A note.",
+        },
+    )
+    found = walk([root])
+    assert [(f.relative_path, f.included_by) for f in found.files] == [
+        ("directives.rst", None),
+        ("notes.rst", None),
+    ]
+    assert found.skipped == []
+    assert included_paths((root / "directives.rst").read_text(), ".rst") == ["notes.rst"]
