@@ -63,7 +63,9 @@ _PLACING: Final = r"(?:put|place|add|call|insert|register|hook|define|write)"
 # "How deep …?", "how many …?": a measure, asked for as a number.
 _MEASURES: Final = (
     "many|much|long|old|big|large|often|far|fast|deep|high|wide|tall|heavy|small|short|low|few|"
-    "little|tiny|narrow"
+    "little|tiny|narrow|"
+    # (the adverbs too: "How deeply can Markdown be nested before mistune stops …?")
+    "deeply|frequently|widely"
 )
 # What a way asked for is said to be: "the recommended way", "the idiomatic way"
 _STANDING: Final = (
@@ -352,7 +354,7 @@ _DEFAULTS_TO: Final = re.compile(r"\bdefaults? to (?:the |a |an )?([a-z][\w-]*)"
 # "Since Jinja 2.1, …").
 _REFERENCES: Final = re.compile(
     r"\(?https?://\S+|#\d+|\bv?\d+\.\d+\.\d+\w*|\bversions? \d+(?:\.\d+)*"
-    r"|(?-i:\b[A-Z][A-Za-z]+ \d+\.\d+\b)"
+    r"|(?-i:\b[A-Z][A-Za-z]+ \d+(?:\.\d+)+\b)"  # ("CommonMark 0.31.2": every part)
     # a link's target ("[transport](/specification/2025-11-25/basic/transports)"), a name
     # carrying a number ("UTF-8", "SHA-256", "SEP-2577", "RFC 5424", "HTTP/1.1"): no quantity
     # of anything

@@ -649,11 +649,20 @@ def test_how_deep_asks_for_a_number_and_a_name_or_a_release_is_none() -> None:
     asked = analyse("How deep can a recursive for loop nest before Jinja raises an error?")
     assert asked.kind == "number"
     assert analyse("How high does it go?").kind == "number"
+    deeply = analyse(
+        "How deeply can Markdown be nested before mistune's parsers stop descending, i.e. what "
+        "is the default nesting limit?"
+    )
+    assert (deeply.kind, deeply.how_to, deeply.about_default) == ("number", False, True)
+    assert analyse("How frequently does the beat run?").kind == "number"
     assert analyse("How does it nest?").kind == "how"
     assert holds_cue(asked, "Loops nest up to 100 levels deep.")
     # A digit in a name, and a product's release, count nothing.
     assert not holds_cue(asked, "`loop.depth0` indicates how deep in a recursive loop it is.")
     assert not holds_cue(asked, "Since Jinja 2.1, an extra helper allows loop-unbound cycling.")
+    # (every part of a three-part release: "0.31.2" left ".2", a number, behind)
+    faster = analyse("How much faster is mistune than Python-Markdown in benchmarks?")
+    assert not holds_cue(faster, "It is compatible with CommonMark 0.31.2.")
 
 
 @pytest.mark.parametrize(
