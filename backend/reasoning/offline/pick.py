@@ -744,7 +744,37 @@ def choose(
         scored = [other, *(c for c in scored if c is not other)]
         top, found = other, True
     denial = _denial(asked, plan.query, scored, idf)
+    if denial is not None and _agrees_with_failure(plan.query, denial.passage.quote):
+        denial = None
     return Pick(top, found, denial, scored, idf, answers)
+
+
+# The scene reports that something fails: "… but calling super().table(text) fails.", "…
+# doesn't work", "… isn't available"
+_FAILS: Final = re.compile(
+    r"\b(?:fails|failed|breaks|broke|(?:does|do|did|is|are|was)\s*(?:not|n't)\s+"
+    r"(?:work|working|available|exist|supported)|won't\s+work|isn't\s+there)\b",
+    re.I,
+)
+
+
+def _agrees_with_failure(question: str, sentence: str) -> bool:
+    """Does the sentence say of code that it is not there or cannot be used, where the
+    question's scene reports that very code failing? It explains the asker's trouble, and
+    denies nothing: "… but calling super().table(text) fails. How do I reuse the default table
+    HTML …?" / "… so `super().table(text)` is not available." """
+    scene = _premise(question)
+    failing = [
+        name
+        for clause in re.split(r"[,;.]\s+(?:but|and|yet|so)?\s*|\s+but\s+", scene)
+        if _FAILS.search(clause)
+        for name in identifiers(clause)
+    ]
+    return (
+        bool(failing)
+        and not _NO_ERROR.search(sentence)
+        and any(names_code(sentence, name) for name in failing)
+    )
 
 
 # Asked what to use in a thing's place: "… zip_equal(…) now dies with AttributeError. What am

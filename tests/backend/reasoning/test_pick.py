@@ -8,6 +8,7 @@ import pytest
 
 from backend.reasoning.models import Plan, Source, SubQuery
 from backend.reasoning.offline import OfflineEngine
+from backend.reasoning.offline import pick as pick_module
 from backend.reasoning.offline.passages import Passage, passages, shown_for
 from backend.reasoning.offline.pick import (
     _POINTER,
@@ -3766,3 +3767,35 @@ def test_a_pointer_to_a_dotted_name_only_sends_the_reader_elsewhere() -> None:
     assert _POINTER.match("See bleach.callbacks for some included callback functions.")
     assert _POINTER.match("See the uWSGI documentation for more details.")
     assert not _POINTER.match("See bleach.callbacks. Then pass your own list.")
+
+
+MISTUNE_RENDERERS = (
+    "# Renderers\n\n"
+    "Subclass `HTMLRenderer` to change how a node is written out. Plugin methods are "
+    "registered on the renderer instance, not defined on `HTMLRenderer` itself, so "
+    "`super().table(text)` is not available.\n\n"
+    "To reuse the default table output inside an override, import `render_table` from "
+    "`mistune.plugins.table` and call `render_table(self, text)`."
+)
+
+
+async def test_a_sentence_explaining_the_failure_the_scene_reports_denies_nothing(
+    engine: OfflineEngine,
+) -> None:
+    """mistune: "… but calling super().table(text) fails. How do I reuse the default table
+    HTML inside my override?" was answered "The sources contradict the question's premise: …
+    so `super().table(text)` is not available." It agrees with the asker."""
+    question = (
+        "I subclassed HTMLRenderer to override table() and add a CSS class, but calling "
+        "super().table(text) fails. How do I reuse the default table HTML inside my override?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Renderers", MISTUNE_RENDERERS)])
+    assert pick.denial is None
+    # (the scene not saying it fails, or the sentence saying no error comes, it may deny)
+    said = "so `super().table(text)` is not available."
+    works = question.replace(
+        "but calling super().table(text) fails", "so I call super().table(text)"
+    )
+    assert not pick_module._agrees_with_failure(works, said)
+    assert pick_module._agrees_with_failure(question, said)
+    assert not pick_module._agrees_with_failure(question, "`super().table()` will not raise.")
