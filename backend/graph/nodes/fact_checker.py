@@ -12,6 +12,15 @@ from backend.graph.nodes.common import node_span, plan_of, sources_of
 from backend.graph.state import AgentState
 from backend.reasoning.engine import take_fallbacks
 
+# "unverifiable (0.00)" on the very sentence that answers read as an alarm to new users: it
+# means no other source confirms or contradicts it (one folder of documents, most often).
+UNCHECKED = "unverifiable (no other source confirms or contradicts it)"
+
+
+def verdict_label(verdict: str, confidence: float) -> str:
+    """How the live trace shows a verdict: its confidence, or why there is none."""
+    return UNCHECKED if verdict == "unverifiable" else f"{verdict} ({confidence:.2f})"
+
 
 async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
     ctx = runtime.context
@@ -26,7 +35,7 @@ async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> 
             claim = by_id.get(verdict.claim_id)
             span.emit(
                 "verdict",
-                f"{verdict.verdict} ({verdict.confidence:.2f}): "
+                f"{verdict_label(verdict.verdict, verdict.confidence)}: "
                 f"{claim.text[:120] if claim else verdict.claim_id}",
                 claim_id=verdict.claim_id,
                 verdict=verdict.verdict,

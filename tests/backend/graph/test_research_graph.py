@@ -12,6 +12,7 @@ import pytest
 
 from backend.config import Settings
 from backend.graph.context import ResearchContext
+from backend.graph.nodes.fact_checker import UNCHECKED
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
 from backend.reasoning.llm.engine import LLMEngine
@@ -102,6 +103,13 @@ async def test_every_source_carries_its_quality_breakdown_and_every_claim_a_verd
     for claim in result["claims"]:
         assert claim["verdict"] in ("supported", "contradicted", "unverifiable")
         assert 0.0 <= claim["confidence"] <= 1.0
+    # the live trace says why a claim is unverifiable, not "unverifiable (0.00)"
+    said = [e for e in result["trace"] if e["kind"] == "verdict"]
+    assert said and any(e["data"]["verdict"] == "unverifiable" for e in said)
+    for event in said:
+        unchecked = event["data"]["verdict"] == "unverifiable"
+        assert event["message"].startswith(f"{UNCHECKED}: ") == unchecked
+        assert not event["message"].startswith("unverifiable (0.00)")
 
 
 async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
