@@ -368,6 +368,13 @@ def _named_pair(query: str, pointed: bool = False) -> list[str]:
             )
             if pair:
                 return pair
+            # "the difference between creating a locale with Locale('en', 'US') and with
+            # Locale.parse('EN_us')": each side is the call it makes
+            called = [_CALLED.findall(match.group(side)) for side in ("a", "b")]
+            if all(len(set(c)) == 1 for c in called) and (
+                pair := _sides(called[0][0], called[1][0], code=True)
+            ):
+                return pair
     names = _positioned_names(query)
     for (a, start_a, end_a), (b, start_b, end_b) in zip(names, names[1:], strict=False):
         joiner = _JOINER.match(query[end_a:start_b])
@@ -397,6 +404,9 @@ def _named_pair(query: str, pointed: bool = False) -> list[str]:
         if pair and (code or all(_is_name(side) for side in pair)):
             return pair
     return []
+
+
+_CALLED: Final = re.compile(r"(?<![\w.])([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\(")
 
 
 def _without_modifier(name: str, after: str) -> str:

@@ -95,6 +95,13 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         "comparison",
         ["Client.send()", "Client.request()"],
     ),
+    # (sides that each make one call are that call: Babel's locales)
+    (
+        "What's the difference between creating a locale with Locale('en', 'US') and with "
+        "Locale.parse('EN_us') when it comes to upper/lower case in the identifier?",
+        "comparison",
+        lambda added: [a.split()[0] for a in added] == ["Locale", "Locale.parse"],
+    ),
     (
         "Which came first, Python 2.0 or Java 1.0?",
         "comparison",
