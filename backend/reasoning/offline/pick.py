@@ -316,7 +316,10 @@ def _as_modifier(text: str, name: str) -> str:
     ("`wtforms.ext.appengine` Is deprecated" says nothing of WTForms)."""
     if "." in name:
         return text
-    return re.sub(rf"(?<![\w.]){re.escape(name)}(?=\.\w)", " ", text, flags=re.I)
+    text = re.sub(rf"(?<![\w.]){re.escape(name)}(?=\.\w)", " ", text, flags=re.I)
+    # (nor where it names the kind of a capitalised thing: "WTForms Extensions All the
+    # extensions are being deprecated." says nothing of WTForms)
+    return re.sub(rf"(?<![\w.`]){re.escape(name)}(?=\s+[A-Z][a-z]+s\b)", " ", text)
 
 
 _CLAUSE_OPENER: Final = re.compile(r"\(|;|\b(?:although|though|whereas|but|which|while)\b", re.I)

@@ -938,6 +938,16 @@ def test_a_line_of_code_in_the_question_names_the_code_in_it() -> None:
     assert identifiers("Can it run `async def` tests?") == ["async def"]  # no name in it
 
 
+def test_a_name_that_only_says_which_kind_of_thing_is_gone_is_not_gone() -> None:
+    # WTForms' "Deprecated API's": a definition's term run into its text denied three
+    # questions naming WTForms ("The sources contradict the question's premise: WTForms
+    # Extensions All the extensions are being deprecated.")
+    said = "WTForms Extensions All the extensions are being deprecated."
+    assert not _gone_named(said, ["WTForms"])
+    assert _gone_named("WTForms was removed.", ["WTForms"])
+    assert _gone_named("The WTForms extension is deprecated.", ["WTForms"])
+
+
 def test_a_setting_given_a_value_in_code_is_denied_only_where_named_in_code() -> None:
     question = "I put `note = nightly build` under [run]. How do I read the note back?"
     assert assigned_names(question) == ["note"]
