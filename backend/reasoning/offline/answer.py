@@ -880,7 +880,12 @@ def _is_subject(text: str, side: str, others: list[str] | None) -> bool:
 def _name_at(text: str, name: str) -> int:
     """Where the text names it as a whole ("BackgroundTasks" does not name "BackgroundTask"),
     or -1."""
-    m = re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text, re.I)
+    name = name.strip()
+    # (a call is named by its callable too: "The global `mistune.html` object …" names
+    # `mistune.html()`)
+    called = name[:-2] if name.endswith("()") and len(name) > 2 else ""
+    pattern = rf"{re.escape(called)}(?:\(\))?" if called else re.escape(name)
+    m = re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I)
     return m.start() if m else -1
 
 

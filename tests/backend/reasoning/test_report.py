@@ -1150,6 +1150,11 @@ def test_a_compared_name_is_the_subject_only_as_a_whole_name() -> None:
     assert not _is_subject(entry, "BackgroundTask", others)
     assert _is_subject(entry, "BackgroundTasks", ["BackgroundTask"])
     assert _is_subject("The `BackgroundTask` class runs one task.", "BackgroundTask", others)
+    # (a call is named by its callable: mistune's comparison of html() and create_markdown()
+    # showed "`mistune.html()` does not enable this plugin by default." for html())
+    legacy = "The global `mistune.html` object is a legacy parser created with `escape=False`."
+    assert _is_subject(legacy, "mistune.html()", ["mistune.create_markdown()"])
+    assert not _is_subject(legacy, "mistune.htm()", [])
 
 
 async def test_a_later_asks_pronoun_is_answered_about_the_first_asks_names(
