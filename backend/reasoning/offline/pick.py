@@ -643,6 +643,8 @@ def choose(
     scored = _fuller_sibling_first(scored, asked.terms, asked.avoided_things)
     if asked.kind == "how":
         scored = _remedy_following_first(scored)
+    if asked.how_to and not (asked.about_default or asked.default_setup):
+        scored = _way_past_default_first(scored, asked.terms)
     scored = _telling_sibling_first(scored, asked.terms)
     scored = _stated_default_first(scored, plan.query)
     scored = _whole_section_first(scored)
@@ -1008,6 +1010,41 @@ def _remedy_following_first(scored: list[Choice]) -> list[Choice]:
         )
 
     return _close_one_first(scored, goes_on)
+
+
+# A passage that says what happens when nothing is done: "By default, the command line tool
+# converts Markdown text to HTML:"
+_BY_DEFAULT_OPENING: Final = re.compile(r"^\W*(?:by default|out of the box)\b", re.I)
+
+
+def _way_past_default_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
+    """Asked how to do a thing, the best passage says what happens by default, which is what
+    the asker gets without asking; a passage of the same page scored close that holds a word
+    of the question the best one lacks says how to get the thing asked for ("How can I
+    convert a Markdown file to reStructuredText from the command line?": "Mistune includes a
+    reStructuredText renderer. Specify it with `-r rst`:")."""
+    if len(scored) < 2:
+        return scored
+    top = scored[0]
+    if not _BY_DEFAULT_OPENING.match(plain(top.passage.quote)):
+        return scored
+    held = _held(top.passage, terms)
+
+    def wanted(choice: Choice) -> bool:
+        return (
+            choice.cue
+            and choice.passage.source.id == top.passage.source.id
+            and not _BY_DEFAULT_OPENING.match(plain(choice.passage.quote))
+            and bool(_held(choice.passage, terms) - held)
+        )
+
+    # (the nearest in meaning of those, and nearer than the best: the tool's `-h` output holds
+    # every word too)
+    close = [c for c in scored[1:] if c.score >= top.score - SIBLING_MARGIN and wanted(c)]
+    way = max(close, key=lambda c: c.similarity, default=None)
+    if way is None or way.similarity <= top.similarity:
+        return scored
+    return [way, *(c for c in scored if c is not way)]
 
 
 def _close_one_first(scored: list[Choice], wanted: Callable[[Choice], bool]) -> list[Choice]:

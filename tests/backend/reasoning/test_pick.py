@@ -3809,3 +3809,60 @@ async def test_a_sentence_explaining_the_failure_the_scene_reports_denies_nothin
     assert not pick_module._agrees_with_failure(works, said)
     assert pick_module._agrees_with_failure(question, said)
     assert not pick_module._agrees_with_failure(question, "`super().table()` will not raise.")
+
+
+async def test_asked_how_a_way_past_the_default_comes_before_what_happens_by_default(
+    engine: OfflineEngine,
+) -> None:
+    """mistune: "How can I convert a Markdown file to reStructuredText from the command
+    line …?" was answered "By default, the command line tool converts Markdown text to HTML:"."""
+    help_text = (
+        "Mistune includes a command line tool. Use `-h` to show its options:\n\n"
+        "```\n$ python -m mistune -h\n\nMistune, a sane and fast Python Markdown parser.\n\n"
+        'Examples:\n\n    $ python -m mistune -m "Hi **Markdown**"\n'
+        "    $ python -m mistune -f README.md\n\noptions:\n"
+        "  -m, --message MESSAGE  the Markdown message to convert\n"
+        "  -f, --file FILE        the Markdown file to convert\n"
+        "  -r, --renderer RENDERER  specify the output renderer\n```"
+    )
+    cli = sectioned(
+        "S1",
+        "Command line tools",
+        [
+            ("Command line tools", help_text),
+            (
+                "Convert Markdown to HTML",
+                "By default, the command line tool converts Markdown text to HTML:\n\n"
+                "```\n$ python -m mistune -f README.md\n```",
+            ),
+            (
+                "Convert Markdown to reStructuredText",
+                "Mistune includes a reStructuredText renderer. Specify it with `-r rst`:\n\n"
+                "```\n$ python -m mistune -f README.md -r rst\n```",
+            ),
+            (
+                "Reformat Markdown",
+                "Use the Markdown renderer to reformat a Markdown file:\n\n"
+                "```\n$ python -m mistune -f README.md -r markdown -o README.md\n```\n\n"
+                "This command reformats the text in `README.md`.",
+            ),
+        ],
+    )
+    question = (
+        "How can I convert a Markdown file to reStructuredText from the command line with mistune?"
+    )
+    pick = await _pick(engine, question, [cli])
+    assert pick.best is not None and "-r rst" in pick.best.passage.text
+    # Scored as the real page was (the default's passage first, by a little), the way past the
+    # default, nearer in meaning, comes first; asked about the default, it does not.
+    by_text = {p.quote.split(":")[0]: p for p in passages(cli)}
+    default = by_text["By default, the command line tool converts Markdown text to HTML"]
+    way = by_text["Mistune includes a reStructuredText renderer. Specify it with `-r rst`"]
+    scored = [
+        Choice(default, 0.748, 0.596, 0.74, True),
+        Choice(way, 0.719, 0.630, 0.65, True),
+    ]
+    terms = analyse(question).terms
+    assert pick_module._way_past_default_first(scored, terms)[0].passage is way
+    farther = [scored[0], Choice(way, 0.719, 0.55, 0.65, True)]
+    assert pick_module._way_past_default_first(farther, terms)[0].passage is default
