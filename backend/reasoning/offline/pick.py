@@ -1012,11 +1012,6 @@ def _remedy_following_first(scored: list[Choice]) -> list[Choice]:
     return _close_one_first(scored, goes_on)
 
 
-# A passage that says what happens when nothing is done: "By default, the command line tool
-# converts Markdown text to HTML:"
-_BY_DEFAULT_OPENING: Final = re.compile(r"^\W*(?:by default|out of the box)\b", re.I)
-
-
 def _way_past_default_first(scored: list[Choice], terms: list[str]) -> list[Choice]:
     """Asked how to do a thing, the best passage says what happens by default, which is what
     the asker gets without asking; a passage of the same page scored close that holds a word
