@@ -18,6 +18,13 @@ from backend.mcp_client.session import ServerUnavailable, ToolCallError
 from backend.reasoning.models import Source, SubQuery
 
 
+def _found_line(added: int) -> str:
+    """The trace line after a round of searches: how many documents were new to the run."""
+    if added == 0:
+        return "no new sources"
+    return f"{added} new source{'s' if added > 1 else ''}"
+
+
 async def _one_call(
     ctx: ResearchContext, span: NodeSpan, sq: SubQuery, server: str, tool: str, args: dict[str, Any]
 ) -> dict[str, Any]:
@@ -95,6 +102,7 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
         existing = {source_key(s): sid for sid, s in state.get("sources", {}).items()}
         known = dict(state.get("sources", {}))
         new_sources: dict[str, dict[str, Any]] = {}
+        added: list[str] = []  # sources first found now (new_sources also holds updated ones)
         errors: list[str] = []
         # After the highest id so far: a follow-up starts with its earlier run's S1…Sn.
         next_number = max((int(sid[1:]) for sid in known if sid[1:].isdigit()), default=0) + 1
@@ -109,6 +117,7 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
                     existing[key] = sid
                     source = scored(Source(id=sid, **fields), ctx.today)
                     new_sources[sid] = source.model_dump(mode="json")
+                    added.append(sid)
                 target = new_sources.get(sid) or dict(known[sid])
                 changed = _take_chunk(target, fields)
                 if target.get("from_run") and fields.get("retrieval_score", 0.0) > target.get(
@@ -132,9 +141,7 @@ async def researcher(state: AgentState, runtime: Runtime[ResearchContext]) -> di
                     f"{record['server']}.{record['tool']} ({record['sub_query_id']}): "
                     f"{record['error']}"
                 )
-        span.emit(
-            "info", f"{len(new_sources)} new sources", source_count=len(known) + len(new_sources)
-        )
+        span.emit("info", _found_line(len(added)), source_count=len(known) + len(added))
     return {
         "research_results": records,
         "researched": [sq.id for sq in todo],

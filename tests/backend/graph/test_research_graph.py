@@ -123,6 +123,16 @@ async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
     assert calls and all(e["data"]["server"] == "docs" for e in calls)
     assert all(e["data"]["result_count"] > 0 for e in calls)
     assert [e["seq"] for e in result["trace"]] == list(range(1, len(result["trace"]) + 1))
+    # Each round says how many documents it found that the run did not have: together, the
+    # run's sources (a source found again, with another passage, is not new).
+    rounds = [
+        e["message"]
+        for e in result["trace"]
+        if e["node"] == "researcher" and e["message"].endswith(("new source", "new sources"))
+    ]
+    new = [0 if m == "no new sources" else int(m.split()[0]) for m in rounds]
+    assert rounds and sum(new) == len(result["sources"])
+    assert all(m in ("no new sources", "1 new source") or n > 1 for m, n in zip(rounds, new))
     assert set(result["timings"]) >= {
         "planner",
         "researcher",
