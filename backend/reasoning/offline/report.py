@@ -52,6 +52,7 @@ ONE_SOURCE_NOTE: Final = (
 NOT_FOUND_PART: Final = "The documents found answer only part of this."
 SAME_WORDS: Final = 0.6  # share of a claim's content words another source's sentence must hold
 MOST_WORDS: Final = 0.8  # … holding less than this share, two of them side by side as well
+OWN_SHARE: Final = 1 / 3  # … and, holding less than MOST_WORDS, this share of its own words
 SHORT_CLAIM_WORDS: Final = 3  # a claim of this few content words is said only with all of them
 # A question about releases or changes, which release notes answer; any other is not backed
 # by an entry such as "Replace `requests` with `httpx` in `TestClient` #1376."
@@ -163,6 +164,12 @@ def says_the_same(quote: str, sentence: str) -> bool:
     if len(goal) <= SHORT_CLAIM_WORDS and shared != goal:
         return False
     if len(shared) < MOST_WORDS * len(goal) and not _pairs(sentence) & _pairs(quote):
+        return False
+    # … nor, sharing less than most of them, by a sentence mostly about something else
+    # ("`TemporaryFileLock` is a `Lock` whose lock file only exists while the lock is held."
+    # is not said by "Behaviour change: fixed `TemporaryFileLock.acquire` destroying a held
+    # lock when a third party unlinked or replaced the lock file …")
+    if len(shared) < MOST_WORDS * len(goal) and len(shared) < OWN_SHARE * len(content_stems(quote)):
         return False
     # (and every code name and number it gives: "… used as the `before` keyword argument"
     # is not said by "… used as the `stop` keyword argument")

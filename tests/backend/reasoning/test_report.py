@@ -1394,6 +1394,21 @@ def test_a_second_source_does_not_say_the_same_by_sharing_a_few_words_of_it() ->
     other = "Schedule does not account for the time it takes for the job function to execute."
     assert not says_the_same(other, serial)
     assert says_the_same("By default, schedule executes all of the jobs serially.", serial)
+    # portalocker's docs: a changelog line about the same class, lock file and held lock
+    temporary = (
+        "`TemporaryFileLock` is a `Lock` whose lock file only exists while the lock is held."
+    )
+    fixed = (
+        "Behaviour change: fixed `TemporaryFileLock.acquire` destroying a held lock when a third "
+        "party unlinked or replaced the lock file (a tmp cleaner sweeping `/tmp` is enough)."
+    )
+    assert not says_the_same(fixed, temporary)
+    # … while a longer sentence that says it, and more, still does
+    longer = (
+        "A `TemporaryFileLock` is a `Lock` whose lock file only exists while the lock is held, "
+        "and it is removed again on release."
+    )
+    assert says_the_same(longer, temporary)
 
 
 async def test_a_later_ask_is_answered_by_the_sentence_right_after_the_earlier_asks(
