@@ -56,6 +56,7 @@ from backend.reasoning.offline.polarity import (
     MOVEMENT,
     NEGATIONS,
     NORMATIVE,
+    NOT_NEGATION,
     axis_side,
     without_normative,
 )
@@ -108,7 +109,6 @@ _SINGULAR: Final = {
     "mice": "mouse", "men": "man", "women": "woman", "children": "child", "people": "person",
     "teeth": "tooth", "feet": "foot", "geese": "goose", "lice": "louse",
 }  # fmt: skip
-_NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +315,7 @@ def _scoped_negations(toks: list[str], other: set[str]) -> list[tuple[int, str, 
     first content word it governs, past adverbs and "effect"-like words) the other clause
     also uses."""
     text = " ".join(t.lower() for t in toks)
-    skip = {m.start() for m in _NOT_NEGATION.finditer(text)}
+    skip = {m.start() for m in NOT_NEGATION.finditer(text)}
     out: list[tuple[int, str, bool]] = []
     offset = 0
     for i, token in enumerate(toks):

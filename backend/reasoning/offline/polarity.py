@@ -34,8 +34,14 @@ NEGATIONS: Final = frozenset(
     }
 )
 _NEGATION_PHRASE: Final = re.compile(r"\bfail(?:s|ed|ing)? to\b|\bdid not\b|\bunable to\b", re.I)
-# "not only … but also" and "whether or not" do not negate anything.
-_NOT_NEGATION: Final = re.compile(r"\bnot only\b|\bwhether or not\b|\bno doubt\b", re.I)
+# "not only … but also" and "whether or not" do not negate anything; nor does a contrast set
+# off by a comma, "per open filehandle, not per process: two `Lock` instances … still
+# contend" (the sentence's own verb stays unnegated).
+NOT_NEGATION: Final = re.compile(
+    r"\bnot only\b|\bwhether or not\b|\bno doubt\b"
+    r"|(?<=,\s)not\s+(?=(?:per|by|in|on|at|for|from|with|via|through|a|an|the)\b)",
+    re.I,
+)
 
 # RFC 2119 keywords: they say how binding a rule is, not what it is about. Capitalised, they
 # look like names to a name finder; their "NOT" is an ordinary negation.
@@ -141,7 +147,7 @@ _SAME_STEM_NOT_A_SIDE: Final = frozenset(
 
 def has_negation(sentence: str) -> bool:
     """True when the sentence negates something."""
-    text = _NOT_NEGATION.sub(" ", sentence)
+    text = NOT_NEGATION.sub(" ", sentence)
     if _NEGATION_PHRASE.search(text):
         return True
     return any(w in NEGATIONS or w.endswith("n't") for w in words(text))

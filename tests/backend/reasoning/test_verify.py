@@ -623,3 +623,20 @@ def test_a_lead_in_to_an_example_contradicts_nothing() -> None:
     claim = "The logic for years is the same, even on leap years."
     assert stance(claim, "But not in a leap year:", 0.8)[0] != "contradicts"
     assert stance(claim, "But not in a leap year.", 0.8)[0] == "contradicts"
+
+
+def test_a_contrast_after_a_comma_does_not_negate_the_sentence() -> None:
+    # portalocker 4.4.2's docs, read by a new user: two pages saying the same thing were
+    # shown as a conflict ("negation mismatch") for the "not per process" of one of them.
+    claim = (
+        "portalocker's `Lock` opens its own filehandle, so with the default `flock` two `Lock` "
+        "objects on the same path in the same process still exclude each other."
+    )
+    other = (
+        "Locking is per open filehandle, not per process: two `Lock` instances on the same "
+        "path in the same process still contend with each other."
+    )
+    assert stance(claim, other, 0.6)[0] != "contradicts"
+    # The predicate itself negated is still a conflict.
+    negated = "Two `Lock` objects on the same path in the same process do not exclude each other."
+    assert stance(claim, negated, 0.6)[0] == "contradicts"
