@@ -60,7 +60,8 @@ _CATCH_ALL: Final = frozenset({"whole question", "expanded", "asking part"})
 # Openings that lean on the sentence before: pronouns and discourse connectives.
 LEANS_ON_CONTEXT: Final = word_set(
     "it he she they this these those its his her their however but thus therefore hence "
-    "moreover furthermore additionally also instead still such"
+    "moreover furthermore additionally also instead still such otherwise likewise similarly "
+    "conversely nevertheless nonetheless"
 )
 
 

@@ -704,13 +704,28 @@ def choose(
     # few of the scene's words it holds (the lead-in says in its own words what it lists).
     standing_out = scored[0] if listing and _list_stands_out(scored) else None
     asks_limit = _ASKS_LIMIT.search(plan.query) is not None
+    # "Under which software license is simplejson distributed?": no retrieved page names a
+    # license or software of any kind; the nearest passage ("The latest documentation for
+    # simplejson can be read online here") is about the same library, not about that.
+    # (A kind every answer is, "helper", "package", "option", is seldom said by the answer:
+    # "`is_async_test`: Returns whether …" is the helper asked for.)
+    wants = [w for w in asked.wants if w not in _ANY_KIND]
+    kind_unnamed = bool(wants) and not any(
+        _holds(held, stem(want))
+        for held in (part_stems(f"{s.title}\n{s.text}") for s in sources)
+        for want in wants
+    )
 
     def answers(choice: Choice) -> bool:
         return (
             (
                 choice.coverage >= MIN_COVERAGE
                 or (choice is standing_out and choice.coverage >= MIN_LIST_COVERAGE)
-                or (choice.similarity >= CLOSE_SIMILARITY and choice.coverage >= MIN_CLOSE_COVERAGE)
+                or (
+                    choice.similarity >= CLOSE_SIMILARITY
+                    and choice.coverage >= MIN_CLOSE_COVERAGE
+                    and not kind_unnamed
+                )
                 or _holds_the_ask(asked, choice, idf, plan.query)
                 or (choice.passage.is_code and _shows(choice.passage, quoted))
                 or _names_successor(choice.passage, plan.query)
@@ -752,6 +767,18 @@ def choose(
     if denial is not None and _agrees_with_failure(plan.query, denial.passage.quote):
         denial = None
     return Pick(top, found, denial, scored, idf, answers)
+
+
+# Kinds of thing any answer of a library's docs may be, without saying so
+_ANY_KIND: Final = word_set(
+    "helper helpers function functions method methods way ways option options setting settings "
+    "parameter parameters argument arguments param params tool tools package packages library "
+    "libraries module modules class classes command commands flag flags variable variables "
+    "value values thing things feature features api apis call calls hook hooks name names key "
+    "keys field fields type types attribute attributes property properties object objects "
+    "decorator decorators exception exceptions error errors one ones part parts step steps "
+    "state states kind kinds sort mode modes else"
+)
 
 
 # The scene reports that something fails: "… but calling super().table(text) fails.", "…
@@ -1633,8 +1660,12 @@ _THE_TEXT_ITSELF: Final = word_set(
 
 
 # "When disabled, …", "If set, …", "Once enabled, …": a condition with no subject of its own
+# … or one on a thing named before: "If you set this to `True`, …", "When it is omitted, …"
 _ELLIPTIC_CONDITION: Final = re.compile(
-    r"(?:when|if|once|while|unless)\s+(?:[a-z]+ed|set|unset|given|true|false|on|off)\s*,", re.I
+    r"(?:when|if|once|while|unless)\s+(?:[a-z]+ed|set|unset|given|true|false|on|off)\s*,"
+    r"|(?:when|if|once|while|unless)\s+(?:you\s+[a-z]+\s+)?(?:this|it|that|these|those)\s"
+    r"(?!(?:page|document|guide|section|tutorial)\b)",
+    re.I,
 )
 
 
@@ -1887,6 +1918,16 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     for source in sources:
         headings = "\n".join(source.chunk_sections)
         seen |= content_stems(f"{source.title}\n{headings}\n{source.text}")
+    # the modules pages are about: a title's code span ("`simplejson` --- JSON encoder and
+    # decoder") or a title of one word
+    titled = frozenset(
+        name.lower()
+        for source in sources
+        for name in (
+            re.findall(r"`([A-Za-z_][\w.]*)`", source.title)
+            or re.findall(r"^\s*([A-Za-z_][\w.]*)\s*$", source.title)
+        )
+    )
     missing = []
     # "Does stamina come with a circuit breaker …?": the thing whose existence is asked is
     # a name too, however plainly written; sources saying none of its words do not know it.
@@ -1905,7 +1946,9 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
 
     def said(phrase: str) -> bool:
         if not said_text:
-            said_text.append(" ".join(f"{s.title}\n{s.text}".lower() for s in sources))
+            # (code spans' ticks dropped: "`ConfigParser`-style" says "configparser-style")
+            text = " ".join(f"{s.title}\n{s.text}".lower() for s in sources)
+            said_text.append(text.replace("`", ""))
         return phrase in said_text[0]
 
     for m in re.finditer(r"(?<![\w./`-])(?P<first>[a-z]{3,})(?:-[a-z]+)+(?![\w`-])", question):
@@ -1932,9 +1975,10 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         if "/" in token:  # a versioned name ("HTTP/2"): its words alone are everywhere
             if not said(token.lower()) and not said(token.lower().replace("/", "")):
                 missing.append(token)
-        elif any(not _seen(s, seen) for s in content_stems(token)) and not (
-            # "URL-mode" is written "URL mode" in the documents
-            "-" in token and said(token.lower().replace("-", " "))
+        elif any(not _seen(s, seen, titled) for s in content_stems(token)) and not (
+            # "URL-mode" is written "URL mode" in the documents, "ConfigParser-style"
+            # "`ConfigParser`-style"
+            "-" in token and (said(token.lower().replace("-", " ")) or said(token.lower()))
         ):
             missing.append(token)
     return missing
@@ -1949,13 +1993,18 @@ _GENERAL_PREFIX: Final = word_set(
 )
 
 
-def _seen(term: str, seen: set[str]) -> bool:
+def _seen(term: str, seen: set[str], titled: frozenset[str] = frozenset()) -> bool:
     """Is the word among the sources' words, or the start of one ("Postgres" of "PostgreSQL")?"""
     if term in seen:
         return True
     head, _, last = term.rpartition(".")
     if "." in head and head in seen and last.isalpha() and last in seen:
         return True  # a method of a documented class: "anyio.Path.read_bytes" (`anyio.Path`)
+    if head.isalpha() and head in titled and re.fullmatch(r"[a-z]\w{2,}", last) and last in seen:
+        # a function of the module a page is about, the module named apart: "simplejson.loads"
+        # in docs headed "`simplejson` --- JSON encoder and decoder" with "function:: loads(…)"
+        # (not "err.fields", nor "tool.black" of "[tool.black]": "err" and "tool" head no page)
+        return True
     if term.isalpha() and any(
         # the leading part of a dotted or underscored name: "JSON" of `json.dumps_kwargs`
         # (not a file's extension: "HTML" of `report.html` names no HTML support)

@@ -1382,6 +1382,44 @@ def test_a_class_the_sources_name_by_its_module_is_no_unknown_name() -> None:
     assert unknown_names("Which HTML escaping does it use?", sources) == ["HTML"]
 
 
+def test_a_function_named_with_its_module_the_sources_name_apart_is_no_unknown_name() -> None:
+    """simplejson 4.3.0's docs, read by a new user: headed "`simplejson` --- JSON encoder and
+    decoder", they document ".. function:: loads(…)"; "simplejson.loads" is what they know."""
+    sources = [
+        source(
+            "S1",
+            "`simplejson` --- JSON encoder and decoder",
+            "simplejson exposes an API familiar to users of the standard library.\n\n"
+            ".. function:: loads(s, encoding='utf-8', cls=None, object_hook=None)\n\n"
+            "Deserialize *s* to a Python object. If *use_decimal* is true (default: "
+            "``False``) then *parse_float* is set to :class:`decimal.Decimal`.",
+        )
+    ]
+    question = "How do I get simplejson.loads to give me Decimal values instead?"
+    assert unknown_names(question, sources) == []
+    # (a function the module does not have is still unknown)
+    assert unknown_names("What does simplejson.load_lines return?", sources) == [
+        "simplejson.load_lines"
+    ]
+
+
+def test_a_hyphenated_name_written_with_a_code_span_is_no_unknown_name() -> None:
+    """configobj 5.0.9's docs write "`ConfigParser`-style interpolation"; a new user's
+    "How do ConfigParser-style and Template-style string interpolation differ …?" was told
+    the documents do not answer it."""
+    sources = [
+        source(
+            "S1",
+            "Reading and Writing Config Files",
+            "Note that `ConfigParser`-style interpolation and `Template`-style interpolation "
+            "are mutually exclusive. Pick one and stick to it.",
+        )
+    ]
+    question = "How do ConfigParser-style and Template-style string interpolation differ?"
+    assert unknown_names(question, sources) == []
+    assert unknown_names("How does INI-style interpolation work?", sources) == ["INI-style"]
+
+
 def test_an_error_named_with_its_message_answers_which_exception_comes_back() -> None:
     from dataclasses import replace
 
@@ -3500,6 +3538,25 @@ def test_a_passage_opening_on_a_condition_without_its_subject_leans_on_what_came
     assert not _leans_back(omitted)
 
 
+def test_a_condition_on_a_thing_named_before_or_an_otherwise_leans_on_it() -> None:
+    """configobj 5.0.9's docs, read by a new user: "If you set this to `True`, …" (this: the
+    `preserve_errors` of the sentence before) and "Otherwise, the behaviour of this method
+    depends on …" were answers on their own."""
+    from backend.reasoning.offline.pick import _leans_back
+
+    text = (
+        "The `validate` method takes an optional keyword argument `preserve_errors`. "
+        "If you set this to `True`, you get the actual error object for failed checks. "
+        "If `filename` is set, `write` writes to that file. "
+        "Otherwise, the behaviour of this method depends on the `filename` attribute. "
+        "If this page is new to you, start with the tutorial."
+    )
+    found = {p.sentences[0][:12]: p for p in passages(source("S1", "Validation", text))}
+    assert _leans_back(found["If you set t"]) and _leans_back(found["Otherwise, t"])
+    assert not _leans_back(found["The `validat"]) and not _leans_back(found["If `filename"])
+    assert not _leans_back(found["If this page"])  # the text naming itself
+
+
 def test_a_passage_counting_what_the_sentence_before_named_leans_on_it() -> None:
     from backend.reasoning.offline.pick import _leans_back
 
@@ -3866,3 +3923,33 @@ async def test_asked_how_a_way_past_the_default_comes_before_what_happens_by_def
     assert pick_module._way_past_default_first(scored, terms)[0].passage is way
     farther = [scored[0], Choice(way, 0.719, 0.55, 0.65, True)]
     assert pick_module._way_past_default_first(farther, terms)[0].passage is default
+
+
+async def test_a_kind_of_thing_no_retrieved_page_names_is_not_found(engine: OfflineEngine) -> None:
+    """simplejson 4.3.0's docs, read by a new user: "Under which software license is
+    simplejson distributed?" was answered with "The latest documentation for simplejson can be
+    read online here" (the docs name no license)."""
+    text = (
+        "# simplejson\n\n"
+        "simplejson is a simple, fast, complete, correct and extensible JSON encoder and "
+        "decoder for Python. It is pure Python code with no dependencies, but includes an "
+        "optional C extension for a serious speed boost.\n\n"
+        "The latest documentation for simplejson can be read online here: "
+        "https://simplejson.readthedocs.io/\n\n"
+        "simplejson is the externally maintained development version of the json library "
+        "included with Python (since 2.6)."
+    )
+    pick = await _pick(
+        engine,
+        "Under which software license is simplejson distributed?",
+        [source("S1", "simplejson", text)],
+    )
+    assert not pick.found
+    # … and named, the same kind of question is answered
+    licensed = text + "\n\nsimplejson is dual-licensed under the MIT license and the AFL."
+    pick = await _pick(
+        engine,
+        "Under which software license is simplejson distributed?",
+        [source("S1", "simplejson", licensed)],
+    )
+    assert pick.found and pick.best is not None and "MIT" in pick.best.passage.text
