@@ -132,7 +132,9 @@ async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
     ]
     new = [0 if m == "no new sources" else int(m.split()[0]) for m in rounds]
     assert rounds and sum(new) == len(result["sources"])
-    assert all(m in ("no new sources", "1 new source") or n > 1 for m, n in zip(rounds, new))
+    assert all(
+        m in ("no new sources", "1 new source") or n > 1 for m, n in zip(rounds, new, strict=True)
+    )
     assert set(result["timings"]) >= {
         "planner",
         "researcher",
