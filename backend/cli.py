@@ -271,6 +271,17 @@ def research(
             param_hint="--data-dir",
         )
     _use_data_dir(data_dir)
+    if data_dir is None and "data_dir" in (chosen_settings := get_settings()).model_fields_set:
+        # (MARSA_DATA_DIR, from the environment or .env, is read the same way: only the
+        # default, ~/.marsa, is made on first use and filled with MARSA's own docs)
+        where = chosen_settings.data_dir.expanduser()
+        if not where.is_dir():
+            raise typer.BadParameter(
+                f"MARSA_DATA_DIR is {where}, which does not exist, so nothing was ingested "
+                f"there. Check the path, or ingest documents into it first: marsa ingest PATH "
+                f"(or unset MARSA_DATA_DIR to use ~/.marsa)",
+                param_hint="MARSA_DATA_DIR",
+            )
     from backend.mcp_client import ServerUnavailable
     from backend.research_cli import render, research_command
 

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export MARSA_DATA_DIR="${MARSA_DATA_DIR:-$PWD/.marsa}"
+mkdir -p "$MARSA_DATA_DIR"  # (research refuses a MARSA_DATA_DIR that does not exist: a typo)
 if [ $# -gt 0 ]; then
   exec .venv/bin/marsa research "$1"
 fi

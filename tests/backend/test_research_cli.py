@@ -40,6 +40,7 @@ def home(tmp_path: Path) -> Path:
 
 def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_path: Path) -> None:
     data = tmp_path / "data"
+    data.mkdir()  # (as scripts/demo.sh makes it: empty)
     first = marsa("research", QUESTION, data_dir=data)
     assert first.returncode == 0, first.stderr
     assert "The document store is empty: ingesting MARSA's own docs/" in first.stderr
@@ -64,6 +65,7 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
 
 
 def test_an_unknown_source_is_refused_with_the_configured_ones(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
     result = marsa("research", "anything", "--sources", "docs,webb", data_dir=tmp_path / "data")
     assert result.returncode == 2
     configured = "configured: docs, github, scholarly, searxng, web"
@@ -81,6 +83,18 @@ def test_a_data_dir_that_does_not_exist_is_refused_and_not_made(tmp_path: Path) 
     said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())  # (rich's error box)
     assert "does not exist, so nothing was ingested there" in said
     assert not typo.exists() and not (tmp_path / "data").exists()
+
+
+def test_a_marsa_data_dir_that_does_not_exist_is_refused_and_not_made(tmp_path: Path) -> None:
+    # A mistyped MARSA_DATA_DIR would otherwise make a new, empty store and answer from
+    # MARSA's own docs; only the default, ~/.marsa, is made on first use.
+    typo = tmp_path / "stor"
+    result = marsa("research", "What is the default timeout?", data_dir=typo)
+    assert result.returncode == 2
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())  # (rich's error box)
+    assert f"MARSA_DATA_DIR is {typo}, which does not exist" in said
+    assert "marsa ingest PATH" in said and "ingesting MARSA's own docs" not in said
+    assert not typo.exists()  # (an existing, empty one gets MARSA's own docs: the first test)
 
 
 def test_max_iterations_above_the_cap_is_refused(tmp_path: Path) -> None:

@@ -28,6 +28,11 @@ def searchable(ctx: ResearchContext) -> tuple[list[str], list[str]]:
     return usable, skipped
 
 
+def _sub_queries(n: int, new: str = "") -> str:
+    """'1 sub-query', '2 new sub-queries': the trace's count of a plan's searches."""
+    return f"{n} {new}sub-quer{'y' if n == 1 else 'ies'}"
+
+
 def _restrict(sub_queries: list[SubQuery], usable: list[str]) -> list[SubQuery]:
     """Keep only servers that can answer; a sub-query left with none falls back to all usable.
     Extra servers from the MCP config join every sub-query: that is what they were added for."""
@@ -68,7 +73,7 @@ async def planner(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[
         plan.sub_queries = _restrict(plan.sub_queries, usable)
         span.emit(
             "info",
-            f"{plan.kind} question: {len(plan.sub_queries)} sub-queries",
+            f"{plan.kind} question: {_sub_queries(len(plan.sub_queries))}",
             plan=plan.model_dump(mode="json"),
         )
     return {
@@ -101,7 +106,7 @@ async def refine(state: AgentState, runtime: Runtime[ResearchContext]) -> dict[s
         fresh = _restrict(fresh, searchable(ctx)[0])
         span.emit(
             "refinement",
-            f"{len(fresh)} new sub-queries",
+            f"{_sub_queries(len(fresh), 'new ')}",
             sub_queries=[sq.model_dump(mode="json") for sq in fresh],
         )
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -134,6 +135,17 @@ async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
     assert rounds and sum(new) == len(result["sources"])
     assert all(
         m in ("no new sources", "1 new source") or n > 1 for m, n in zip(rounds, new, strict=True)
+    )
+    # … and the planner how many searches its plan (and each refinement) holds, in words
+    # that agree with the number ("simple question: 1 sub-query", not "1 sub-queries")
+    planned = [e for e in result["trace"] if e["node"] == "planner" and "sub-quer" in e["message"]]
+    assert planned
+    for event in planned:
+        n = int(re.search(r"(\d+) (?:new )?sub-quer", event["message"])[1])
+        assert event["message"].endswith("sub-query" if n == 1 else "sub-queries"), event["message"]
+    first = result["plan"]["sub_queries"]
+    assert planned[0]["message"].endswith(
+        f"{len(first)} sub-quer{'y' if len(first) == 1 else 'ies'}"
     )
     assert set(result["timings"]) >= {
         "planner",
