@@ -210,6 +210,16 @@ async def ingest_command(
         out.print(
             escape(f"skipped {skipped.path}: {skipped.reason}"), highlight=False, soft_wrap=True
         )
+    for gone in found.missing:
+        by = gone.included_by
+        pages = by[0] + (
+            f" and {len(by) - 1} other page{'s' if len(by) > 2 else ''}" if by[1:] else ""
+        )
+        out.print(
+            escape(f"include not found: {gone.path} ({pages} include{'' if by[1:] else 's'} it)"),
+            highlight=False,
+            soft_wrap=True,
+        )
     for included in (f for f in found.files if f.included_by):
         out.print(
             escape(f"included {included.path}: {included.included_by} includes it"),
@@ -321,4 +331,9 @@ def summary(tally: Tally, found: Walk) -> str:
         + (f", {tally.documents['same']} the same as another file" if tally.same else "")
         + f"), {len(tally.empty)} with no text, "
         f"{len(found.skipped)} skipped, {len(tally.failures)} failed"
+        + (
+            f"; {len(found.missing)} included file{'s' if len(found.missing) > 1 else ''} not found"
+            if found.missing
+            else ""
+        )
     )

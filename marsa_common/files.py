@@ -50,11 +50,23 @@ class Skipped:
 
 
 @dataclass
+class MissingInclude:
+    """A file the walk's pages include that is not there (Pygments' ``authors.rst`` includes
+    ``../../AUTHORS``, which its docs folder alone does not hold): no file found, and said
+    once with every page that includes it."""
+
+    path: Path
+    included_by: list[str]
+
+
+@dataclass
 class Walk:
-    """What a walk over the paths given found: files to ingest and what it skipped."""
+    """What a walk over the paths given found: files to ingest, what it skipped, and the
+    included files that are not there."""
 
     files: list[FoundFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    missing: list[MissingInclude] = field(default_factory=list)
 
 
 def walk(paths: list[Path]) -> Walk:
@@ -205,6 +217,7 @@ def _add_included(result: Walk, roots: list[Path]) -> None:
     home = {
         f.path: next((r for r in roots if f.path.resolve().is_relative_to(r)), None) for f in queue
     }
+    missing: dict[Path, MissingInclude] = {}
     while queue:
         page = queue.pop(0)
         suffix = page.path.suffix.lower()
@@ -217,13 +230,19 @@ def _add_included(result: Walk, roots: list[Path]) -> None:
         for written in included_paths(text, suffix):
             root = home[page.path]
             target = _included_target(written, page.path, root)
+            if target in missing:
+                if page.relative_path not in missing[target].included_by:
+                    missing[target].included_by.append(page.relative_path)
+                continue
             if target in seen:
+                continue
+            if not target.exists():
+                missing[target] = MissingInclude(target, [page.relative_path])
+                result.missing.append(missing[target])
                 continue
             reason = (
                 _skip_reason(target, None, any_type=True)
                 if target.is_file()
-                else "no such file"
-                if not target.exists()
                 else "not a regular file"
             )
             if reason:  # (said once, as Sphinx warns of an include it cannot read)

@@ -269,13 +269,21 @@ def test_ingest_takes_a_file_outside_the_folder_that_a_page_includes(tmp_path: P
     # (and MkDocs' include-markdown, as humanize's docs/index.md: the tag is no text)
     (tmp_path / "proj" / "USAGE.md").write_text("# Usage\n\nCall it with a size in bytes.\n")
     (folder / "usage.md").write_text('# Usage\n\n{%\n  include-markdown "../USAGE.md"\n%}\n')
+    # (an include that is not there, as Pygments' doc/docs/authors.rst of ../../AUTHORS, from
+    # two pages: no file found, said once)
+    for page in ("authors.rst", "credits.rst"):
+        (folder / page).write_text(f"{page[:-4].title()}\n=======\n\n.. include:: ../../AUTHORS\n")
     result = marsa("ingest", str(folder), data_dir=tmp_path / "data")
     assert result.returncode == 0, result.stderr
     readme = (tmp_path / "proj" / "README.rst").resolve()
     assert f"included {readme}: index.rst includes it" in result.stdout
+    gone = (tmp_path / "AUTHORS").resolve()
+    assert f"include not found: {gone} (authors.rst and 1 other page include it)" in result.stdout
+    assert "\nskipped " not in f"\n{result.stdout}"
     assert (
-        "4 files found (2 outside the folder, included by its pages): 2 ingested "
-        "(2 documents added, 0 replaced, 0 unchanged), 2 with no text, 0 skipped, 0 failed"
+        "6 files found (2 outside the folder, included by its pages): 2 ingested "
+        "(2 documents added, 0 replaced, 0 unchanged), 4 with no text, 0 skipped, 0 failed; "
+        "1 included file not found"
     ) in result.stdout
     hits = json.loads(
         marsa("search", "threads per CPU", "--json", data_dir=tmp_path / "data").stdout
