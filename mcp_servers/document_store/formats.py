@@ -458,6 +458,10 @@ def _inline_text(node: Any) -> str:
             parts.append(f"`{role_text(child.astext())}`")
         elif isinstance(child, nodes.system_message):
             continue  # docutils' own note ("Unknown interpreted text role …"), not the text
+        elif isinstance(child, nodes.generated) and "sectnum" in child["classes"]:
+            # `.. sectnum::` numbers the titles ("1.4.12 font size"): a number of the built
+            # page's layout, which a heading, a source's title and an answer's label do not say
+            continue
         elif isinstance(child, nodes.Element):
             parts.append(_inline_text(child))
     return "".join(parts)

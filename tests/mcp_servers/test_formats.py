@@ -144,6 +144,17 @@ def test_rst_section_titles_become_markdown_headings_and_sections() -> None:
     assert "### Ebb" in doc.content
 
 
+def test_rst_section_numbers_of_sectnum_are_not_part_of_the_titles() -> None:
+    # docutils' docs/user/config.rst (`.. sectnum::`): "1.4.12 font size" was a source's
+    # title and an answer's label
+    numbered = RST.replace(b"Tide book\n=========\n", b"Tide book\n=========\n\n.. sectnum::\n", 1)
+    assert numbered != RST
+    (doc,) = load_bytes(numbered, "tides.rst")
+    assert doc.title == "Tide book"
+    assert [c.section for c in chunk_text(doc.content)] == ["Tide book", "Measuring", "Ebb"]
+    assert "## Measuring" in doc.content and "1.1" not in doc.content
+
+
 def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> None:
     (doc,) = load_bytes(RST, "tides.rst")
     for kept in (
