@@ -279,6 +279,8 @@ def _rst_blocks(
             continue
         elif isinstance(child, nodes.topic) and "contents" in child.get("classes", []):
             continue  # a table of contents repeats the headings
+        elif isinstance(child, nodes.label) and isinstance(node, nodes.footnote):
+            continue  # a footnote's number: its mark in the text is not kept either
         elif isinstance(child, nodes.system_message):
             described = _object_description(child)
             if described is not None:
@@ -319,6 +321,10 @@ def _rst_blocks(
             if titled is not None:
                 label = _inline(titled)
             yield labelled(label, list(_rst_blocks(child, depth, fields, True)))
+        elif not nested and _bold_question(child):
+            # "**Q: Why don't shell pipe and redirect (| and >) work when I spawn a command?**"
+            # (pexpect's FAQ): a question set in bold heads its answer, as a heading would
+            yield f"{'#' * min(depth + 1, 6)} {_inline(child.children[0])}"
         elif isinstance(child, nodes.TextElement):
             text = _inline(child)
             yield text
@@ -326,6 +332,19 @@ def _rst_blocks(
                 yield _objects_listed(node.children[index + 1 :])
         elif isinstance(child, nodes.Element):
             yield from _rst_blocks(child, depth, fields, nested)
+
+
+def _bold_question(node: Any) -> bool:
+    """Is the node a paragraph that is one question set in bold, on its own ("**Q: …?**",
+    "**Q: The `before` and `after` properties sound weird.**")?"""
+    from docutils import nodes
+
+    return (
+        isinstance(node, nodes.paragraph)
+        and len(node.children) == 1
+        and isinstance(node.children[0], nodes.strong)
+        and (node.astext().rstrip().endswith("?") or node.astext().startswith("Q:"))
+    )
 
 
 def _field_body(field: Any, body: Any, depth: int, fields: dict[str, str]) -> list[str]:
@@ -458,6 +477,10 @@ def _inline_text(node: Any) -> str:
             parts.append(f"`{role_text(child.astext())}`")
         elif isinstance(child, nodes.system_message):
             continue  # docutils' own note ("Unknown interpreted text role …"), not the text
+        elif isinstance(child, nodes.footnote_reference):
+            # "… will override earlier ones. [#append-values]_" is a superscript mark on the
+            # built page; as text, its number ran into the next sentence ("14 For example, …")
+            continue
         elif isinstance(child, nodes.generated) and "sectnum" in child["classes"]:
             # `.. sectnum::` numbers the titles ("1.4.12 font size"): a number of the built
             # page's layout, which a heading, a source's title and an answer's label do not say

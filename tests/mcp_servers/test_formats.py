@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -153,6 +154,38 @@ def test_rst_section_numbers_of_sectnum_are_not_part_of_the_titles() -> None:
     assert doc.title == "Tide book"
     assert [c.section for c in chunk_text(doc.content)] == ["Tide book", "Measuring", "Ebb"]
     assert "## Measuring" in doc.content and "1.1" not in doc.content
+
+
+def test_a_footnotes_mark_and_number_are_not_part_of_the_text() -> None:
+    # docutils' config.rst: "… will **override earlier ones**. [#append-values]_" gave "… earlier
+    # ones. 14 For example, …", a sentence opening on the footnote's number
+    text = (
+        b"Config\n======\n\nAll will be read and later entries will override earlier ones. "
+        b"[#append-values]_\nFor example, a user entry wins.\n\n"
+        b".. [#append-values] Some settings append.\n"
+    )
+    (doc,) = load_bytes(text, "config.rst")
+    assert "override earlier ones. For example, a user entry wins." in doc.content
+    assert "Some settings append." in doc.content
+    assert not re.search(r"\b1\b", doc.content)
+
+
+def test_an_faqs_questions_set_in_bold_head_their_answers() -> None:
+    # pexpect's doc/FAQ.rst: the answer to "Why don't shell pipe and redirect work …?" sat
+    # under "FAQ" with every other answer
+    faq = (
+        b"FAQ\n===\n\n**Q: Why don't pipes work when I spawn a command?**\n\n"
+        b"A: Pexpect does not interpret shell meta characters. Start a shell.\n\n"
+        b"**Q: The before and after properties sound weird.**\n\nA: As grep's -B and -A.\n\n"
+        b"**Not a question, only bold.**\n\nText.\n"
+    )
+    (doc,) = load_bytes(faq, "FAQ.rst")
+    assert [c.section for c in chunk_text(doc.content)] == [
+        "Q: Why don't pipes work when I spawn a command?",
+        "Q: The before and after properties sound weird.",
+    ]
+    assert "## Q: Why don't pipes work" in doc.content and "**Not a question" not in doc.content
+    assert "Not a question, only bold." in doc.content
 
 
 def test_rst_keeps_code_lists_notes_tables_and_the_text_of_unknown_roles() -> None:
