@@ -34,6 +34,7 @@ import numpy as np
 
 from backend.reasoning.models import Claim, Plan, Source, SubQuery
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.signals import contradiction_signals
 from backend.reasoning.offline.text import (
     key_terms,
@@ -91,12 +92,14 @@ MIN_PROSE_WORDS: Final = 3
 
 
 def is_prose(sentence: str) -> bool:
-    """False for a heading, for a sentence with a code fence, a table row or a diagram line
-    in it, and for code with fewer than three words of prose around it: they are not
+    """False for a heading, a question, a sentence with a code fence, a table row or a diagram
+    line in it, and for code with fewer than three words of prose around it: they are not
     statements a report can quote as a claim."""
     lines = [line.strip() for line in sentence.splitlines()]
     if lines[0].startswith("#"):
         return False
+    if plain(sentence).rstrip().endswith("?"):
+        return False  # a question ("Q: Where can I get help with pexpect?") states nothing
     if any(line.startswith(("```", "|", "~~~")) or _DIAGRAM.search(line) for line in lines):
         return False
     # A line of code alone ("`WebSocketException(code=1008, reason=None)`") states nothing:

@@ -147,6 +147,14 @@ def test_diagram_lines_and_table_rows_are_not_prose() -> None:
     assert not is_prose("# The capital city of Australia")
 
 
+def test_a_question_in_the_documents_is_no_claim() -> None:
+    # pexpect's FAQ: "Q: Where can I get help with pexpect? Is there a mailing list?" was
+    # fact-checked as a claim ("supported (0.45)")
+    assert not is_prose("Q: Where can I get help with pexpect?")
+    assert not is_prose("Is there a *mailing list*?")
+    assert is_prose("A: You can use the pexpect tag on Stackoverflow.")
+
+
 @pytest.mark.parametrize(
     ("sentence", "prose"),
     [
