@@ -114,6 +114,14 @@ _COMPARE: Final = (
         r"\s+(?:differ|compare)\b",
         re.I,
     ),
+    # "What markup standard does the html5 writer's output follow, compared with the html4css1
+    # writer's output?": the same thing of each
+    re.compile(
+        r"\b(?:the\s+)?(?P<a>[\w.-]+(?:\s+[\w.-]+)?)['’]s\s+(?P<thing>[\w-]+)\b[^?]*?,?\s+"
+        r"(?:compared (?:with|to)|as opposed to|versus|vs\.?)\s+(?:the\s+)?"
+        r"(?P<b>[\w.-]+(?:\s+[\w.-]+)?)['’]s\s+(?P=thing)\b",
+        re.I,
+    ),
 )
 _YES_NO: Final = re.compile(
     r"^(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I

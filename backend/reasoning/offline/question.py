@@ -144,8 +144,9 @@ _NUMBER: Final = re.compile(
     + r")\b"
     # "Per the benchmarks, roughly how much longer does it take …?": asked after a scene
     r"|,\s*(?:\w+\s+)?how (?:many|much|long|often)\b"
-    r"|\b(?:maximum|minimum|max|min|limit|size|number of|count of|length|duration|timeout|"
-    r"how many|percentage|ratio|port|rate)\b"
+    # (a paper size is a name: "a4paper", "letter")
+    r"|\b(?:maximum|minimum|max|min|limit|(?<!paper )size|number of|count of|length|duration|"
+    r"timeout|how many|percentage|ratio|port|rate)\b"
     # "What is the longest delay SQS will honour?": a value, at its bound
     r"|\b(?:what|which)(?:'s|\s+is|\s+are)\s+the\s+(?:longest|shortest|largest|smallest|"
     r"highest|lowest|biggest|greatest|fewest)\s+(?:[\w-]+\s+)?(?:delay|timeout|time|wait|"
@@ -478,6 +479,10 @@ _COLON_SCENE: Final = re.compile(
     + r")",
     re.I,
 )
+# "Settings in the system-wide /etc/docutils.conf take precedence over my personal ~/.docutils
+# file; how can I make my personal config win instead?": a statement, then the ask
+SEMICOLON_ASK_TERMS: Final = 4
+_SEMICOLON_SCENE: Final = re.compile(r"^[^;?]{10,200};\s+(?=" + _ASK_WORD + r")", re.I)
 # "whether it came from the default or …": what follows "whether" is not what is asked.
 _WHETHER: Final = re.compile(r"\bwhether\b.*", re.I)
 
@@ -504,6 +509,10 @@ def asking_part(question: str, phrases: bool = True) -> str:
         # comes before the colon says where the asker is; the ask follows it. ("X versus Y:
         # what changes?" names what is compared there.)
         q = _COLON_SCENE.sub("", q, count=1).strip() or q
+        # (an ask of a few words leans on the statement: "…; what else do we need to switch on?")
+        after = _SEMICOLON_SCENE.sub("", q, count=1).strip()
+        if after != q and len(key_terms(after)) >= SEMICOLON_ASK_TERMS:
+            q = after
     q = _CONDITION_CLAUSE.sub("", q, count=1).strip() or q
     return (_PHRASE_CLAUSE.sub("", q, count=1).strip() or q) if phrases else q
 
@@ -545,6 +554,8 @@ _LEFT_OUT: Final = re.compile(
     # "when you don't pass any flags", "with no options at all": every option left as it is
     r"|\b(?:don't|do not|didn't|did not|never|without)\s+(?:pass(?:ing)?|giv(?:e|ing)|"
     r"set(?:ting)?|specify(?:ing)?|us(?:e|ing)|add(?:ing)?)\s+(?:any|an?|the)?\s*"
+    # ("… and never set the document options, what paper size …?")
+    r"(?:(?!(?:flags?|options?|arguments?|parameters?|settings?)\b)[a-z]+\s+)?"
     r"(?:flags?|options?|arguments?|parameters?|settings?)\b"
     r"|\bwith(?:out)? (?:no|any) (?:flags?|options?|arguments?|parameters?)\b"
     # "If I create a PooledPostgresqlDatabase and don't pass any connection cap, …"

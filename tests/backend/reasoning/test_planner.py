@@ -73,6 +73,16 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
         ["LangGraph multi-agent apps", "CrewAI multi-agent apps"],
     ),
     ("Which is faster, Chroma or FAISS?", "comparison", ["Chroma faster", "FAISS faster"]),
+    # (the same thing of each, by its owner: docutils' writers)
+    (
+        "What markup standard does the html5 writer's output follow, compared with the "
+        "html4css1 writer's output?",
+        "comparison",
+        [
+            "html5 writer markup standard output follow",
+            "html4css1 writer markup standard output follow",
+        ],
+    ),
     ("Compare sync and async clients.", "comparison", ["sync clients", "async clients"]),
     # (two flags sharing a head word are each named by itself: watchmedo's options)
     (

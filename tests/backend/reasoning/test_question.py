@@ -38,6 +38,9 @@ from backend.reasoning.offline.question import (
         ("What process does the worker run first?", "lookup"),
         ("How can a test see the error page instead of the client re-raising?", "how"),
         ("What is the default timeout in HTTPX?", "number"),
+        # (a paper size is a name, "a4paper"; a font size a number)
+        ("What paper size does the generated document use?", "lookup"),
+        ("What font size does the generated document use?", "number"),
         ("How many members does the band have?", "number"),
         ("When was the magazine founded?", "date"),
         # the circumstances that call for a thing are no date
@@ -247,6 +250,12 @@ def test_how_can_x_asks_for_steps_how_does_x_for_a_mechanism(question: str, how_
         ("Which level does the logger use when it is left alone?", True),
         ("Which level does the logger use when I tell it otherwise?", False),
         ("Which close code does WebSocketException use?", False),
+        # (docutils' LaTeX writer: the options left as they are, named by what they are of)
+        (
+            "If I produce LaTeX output with Docutils and never set the document options, what "
+            "paper size does the generated document use?",
+            True,
+        ),
         # the release from which something is the default: a release, not a default's value
         ("In which release is it expected to become the default?", False),
         ("From which Trio release is that the default?", False),
