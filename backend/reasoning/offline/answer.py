@@ -294,8 +294,14 @@ def _next_hop(plan: Plan, pick: Pick) -> Choice | None:
 # Y" recommends one; it does not say how they differ).
 _CONTRAST: Final = re.compile(
     r"\b(?:differs?|differences?|different from|unlike|whereas|compared (?:to|with)|"
-    r"in contrast)\b",
+    r"in contrast|by contrast|on the other hand)\b"
+    # "The `get_lexer_for_filename()` function only uses the primary list …
+    # `guess_lexer_for_filename()`, however, will first loop through …"
+    r"|,\s*however,",
     re.I,
+)
+_SENDS_ELSEWHERE: Final = re.compile(
+    r"^\W*(?:please\s+)?(?:see|refer\s+to|consult|check\s+out|compare)\b", re.I
 )
 COMPARING_SHARE: Final = 0.9  # such a passage answers when it scores this close to the best
 # … or this close, when it states the difference outright ("The difference between these two
@@ -319,8 +325,11 @@ def _comparing_passage(
     for choice in pick.ranked or []:
         if choice.score < STATED_DIFFERENCE_SHARE * pick.best.score:
             break
-        text = choice.passage.quote
-        if not all(mentions(text, e) for e in plan.entities):
+        # (a sentence sending the reader elsewhere states no difference: "See the HTML5 test
+        # page … for differences to the html4css1 writer.")
+        said = [t for t in choice.passage.sentences if not _SENDS_ELSEWHERE.match(plain(t))]
+        text = " ".join(said)
+        if not said or not all(mentions(text, e) for e in plan.entities):
             continue
         close = choice.score >= COMPARING_SHARE * pick.best.score
         if (close and _CONTRAST.search(text)) or _STATED_DIFFERENCE.search(text):

@@ -621,6 +621,7 @@ _OPTION_HEADING: Final = re.compile(
     r"(?:,\s*-{1,2}[A-Za-z0-9][\w-]*(?:[ =][A-Z_<>\[\]]+)?)*`?$"
 )
 _FLAG: Final = re.compile(r"(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*")
+_DEFAULT_ALONE: Final = re.compile(r"^\W*default(?:\s+value)?\s*:", re.I)
 
 
 def named_by_heading(passage: Passage) -> str:
@@ -641,7 +642,9 @@ def named_by_heading(passage: Passage) -> str:
         flags = _FLAG.findall(heading)
         return "" if any(f.lower() in shown for f in flags) else heading.strip("`")
     if not passage.label and not _CODE_HEADING.match(heading):
-        return ""
+        # ("Default: a4paper" under "paper size" is the default of what the heading names)
+        alone = heading and _DEFAULT_ALONE.match(plain(passage.text))
+        return heading if alone and heading.lower() not in shown else ""
     name = heading.strip("`")
     if name.lower() in shown or name.rsplit(".", 1)[-1].lower() in shown:
         return ""
@@ -1210,7 +1213,9 @@ def _list_with_context(
     paragraph break (not across a heading, code block or table)."""
     lead = sentences[i]
     opening = words(lead.text)[:1]
-    if not opening or opening[0] not in LEANS_ON_CONTEXT:
+    if not opening or (
+        opening[0] not in LEANS_ON_CONTEXT and not _DOES_WHAT_CAME_BEFORE.match(plain(lead.text))
+    ):
         return []
     out = []
     start = i
@@ -1234,6 +1239,13 @@ def _list_with_context(
             )
         )
     return out
+
+
+# "In order to activate this, do all of the following:" (after "`odtwriter` can add syntax
+# highlighting to code in code blocks."): the steps to what the sentence before says
+_DOES_WHAT_CAME_BEFORE: Final = re.compile(
+    r"^\W*(?:in order )?to [a-z]+ (?:this|that|it|them|these|those)\b", re.I
+)
 
 
 # "These distributions will not be installed automatically. Werkzeug will detect and use them
@@ -1354,10 +1366,22 @@ def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]],
     # An item is what its first statement says: the sentences after it explain that item
     # ("1. A context dictionary … This dictionary is merged into each log entry …").
     heads = [_head(item) for item in items]
-    shown_items = [plain(source.text[h[0].start : h[-1].end]).rstrip(".;,") for h in heads]
+    shown_items = [_item_shown(source.text[h[0].start : h[-1].end]) for h in heads]
     shown = f"{plain(lead.text)} {'; '.join(shown_items)}."
     members = [lead.text, *(s.text for head in heads for s in head)]
     return Passage(source, members, quote, shown, i, is_list=True)
+
+
+# "2. Use the command line option `--add-syntax-highlighting`. Example:" (its code is not
+# shown in the list): the lead-in to code the reader does not see
+_LEADS_TO_CODE: Final = re.compile(r"(?<=[.!?])\s+[^.!?:]{1,40}:$")
+
+
+def _item_shown(text: str) -> str:
+    """A list item as the list shows it: no closing stop, no lead-in to code it does not
+    show, and an ellipsis the docs wrote kept ("1. Install `Pygments`_ and ...")."""
+    shown = _LEADS_TO_CODE.sub("", plain(text).strip())
+    return shown if shown.endswith(("...", "…")) else shown.rstrip(".;,")
 
 
 def _head(item: list[_Sentence]) -> list[_Sentence]:

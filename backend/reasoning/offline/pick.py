@@ -647,6 +647,8 @@ def choose(
         scored = _way_past_default_first(scored, asked.terms)
     scored = _telling_sibling_first(scored, asked.terms)
     scored = _stated_default_first(scored, plan.query)
+    if asked.about_default:
+        scored = _entry_default_first(scored, asked)
     scored = _whole_section_first(scored)
     if own := _documents_named(plan.query, sources):
         # "Which features does SEP-2577 deprecate?": that document says, not one citing it
@@ -749,6 +751,7 @@ def choose(
             # variable wins?") says where the asker is, not what the documents must know.
             and not unknown
             and not _other_release(plan.query, choice.passage)
+            and not (asked.release and _versions_of_other(asking_alone, choice.passage))
             and not _other_subject(plan.query, choice.passage, known or sources)
             and (
                 not value_named
@@ -1089,6 +1092,35 @@ _THEREFORE: Final = re.compile(
 )
 
 
+# "Default: a4paper", "*Default*: 30 seconds.": an entry's own line giving its default
+_DEFAULT_LINE: Final = re.compile(r"^\W*default(?:\s+value)?\s*:\s*\S", re.I)
+ENTRY_DEFAULT_MARGIN: Final = 0.15  # the entry of the thing asked, this close to the best
+
+
+def _entry_default_first(scored: list[Choice], asked: Asked) -> list[Choice]:
+    """A default asked for ("… what paper size does the generated document use?", the options
+    left as they are), and the best passage is not under the entry of the thing asked ("By
+    default, paper size and margin settings are determined by the document class." under "page
+    layout"): the line of that entry giving its default, scored close, answers ("Default:
+    a4paper" under "paper size")."""
+    wants = [stem(w.lower()) for w in asked.wants]
+    if len(scored) < 2 or not wants:
+        return scored
+
+    def entry_of_asked(choice: Choice) -> bool:
+        heading = part_stems(plain(choice.passage.section))
+        return all(_holds(heading, w) for w in wants)
+
+    if entry_of_asked(scored[0]):
+        return scored
+    for choice in scored[1:]:
+        if choice.score < scored[0].score - ENTRY_DEFAULT_MARGIN:
+            break
+        if entry_of_asked(choice) and _DEFAULT_LINE.match(plain(choice.passage.sentences[0])):
+            return [choice, *(c for c in scored if c is not choice)]
+    return scored
+
+
 def _valued_sibling_first(scored: list[Choice]) -> list[Choice]:
     """A value asked for, and the best passage holds none: a passage of the same section,
     scored close to it, that holds one answers better ("`SqliteDatabase(…, timeout=5, …)`"
@@ -1207,6 +1239,31 @@ def _other_subject(question: str, passage: Passage, sources: list[Source]) -> bo
 
 # A capitalised word inside a sentence (a name, not a sentence's first word)
 _NAME_IN_SENTENCE: Final = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*")
+
+
+# "What is the oldest Python 3 version …?", "… and the oldest SQLAlchemy version …?": the
+# versions of a product the question names
+_VERSION_OF: Final = re.compile(r"\b(?P<product>[A-Z][\w+-]*)(?:\s+\d+(?:\.\d+)*)?\s+versions?\b")
+_NOT_PRODUCT: Final = word_set(
+    "what which whose the this that its any each every new old minimum maximum oldest newest "
+    "latest earliest first last supported required minimal lowest highest"
+)
+
+
+def _versions_of_other(question: str, passage: Passage) -> bool:
+    """The question asks for versions of a product it names ("What is the oldest Python 3
+    version that the current Docutils release still supports?") and the passage does not name
+    it: it speaks of other versions ("Up to version 2.0, Docutils will still recognize the old
+    "[options]" section …")."""
+    products = {
+        m["product"].lower()
+        for m in _VERSION_OF.finditer(question)
+        if m["product"].lower() not in _NOT_PRODUCT
+    }
+    if not products:
+        return False
+    about = f"{passage.source.title}\n{passage.section}\n{passage.quote}".lower()
+    return not any(re.search(rf"\b{re.escape(p)}", about) for p in products)
 
 
 def _other_release(question: str, passage: Passage) -> bool:
@@ -1664,7 +1721,11 @@ _THE_TEXT_ITSELF: Final = word_set(
 _ELLIPTIC_CONDITION: Final = re.compile(
     r"(?:when|if|once|while|unless)\s+(?:[a-z]+ed|set|unset|given|true|false|on|off)\s*,"
     r"|(?:when|if|once|while|unless)\s+(?:you\s+[a-z]+\s+)?(?:this|it|that|these|those)\s"
-    r"(?!(?:page|document|guide|section|tutorial)\b)",
+    r"(?!(?:page|document|guide|section|tutorial)\b)"
+    # "When run by `PopenSpawn`, they may behave differently.": a clause with no subject of
+    # its own, then one said before (programs that behave interactively only in a terminal)
+    r"|(?:when|if|once|while|unless)\s+(?:[a-z]+ed|run|set|given|done|built|shown|written|seen)"
+    r"\s+[^,;:.]{0,60},\s*(?:they|it|these|those)\s",
     re.I,
 )
 
@@ -2040,12 +2101,47 @@ _PREMISE_OPENING: Final = re.compile(
 )
 
 
+# "A takes precedence over B", "A overrides B", "A wins over B": which of two wins
+_SIDE: Final = r"(?:[^.;:?!]|[.:](?=\w)){3,120}"  # (a dot inside a name: "docutils.conf")
+_OVERRIDES: Final = re.compile(
+    rf"(?P<a>{_SIDE}?)\s+(?:takes?|has|have|gets?)\s+precedence\s+over\s+(?P<b>{_SIDE})"
+    # (not "beats": "celery beat in a Kubernetes pod", "beat joins …")
+    rf"|(?P<c>{_SIDE}?)\s+(?:will\s+|would\s+)?(?:overrides?|wins?\s+over|supersedes?)\s+"
+    rf"(?P<d>{_SIDE})",
+    re.I,
+)
+# (words any side of such a rule may hold)
+_ANY_SIDE: Final = word_set(
+    "setting settings entry entries file files config configuration value values option options "
+    "one ones my your our the a an in of"
+)
+
+
+def _overrides_the_other_way(stated: str, sentence: str) -> bool:
+    """Does the sentence say that the side the premise says loses wins ("Settings in the
+    system-wide /etc/docutils.conf take precedence over my personal ~/.docutils file" / "For
+    example, a "stylesheet" entry in a user-specific configuration file will override a
+    "stylesheet" entry in the system-wide file.")? Each side is told by the words only it holds."""
+    premise = _OVERRIDES.search(plain(stated))
+    said = _OVERRIDES.search(plain(sentence))
+    if premise is None or said is None:
+        return False
+
+    def stems(text: str) -> set[str]:
+        return {stem(w) for w in words(text) if w not in _ANY_SIDE and w not in STOPWORDS}
+
+    winner, loser = (stems(premise["a"] or premise["c"]), stems(premise["b"] or premise["d"]))
+    own_winner = winner - loser
+    said_winner, said_loser = (stems(said["a"] or said["c"]), stems(said["b"] or said["d"]))
+    return bool(own_winner & said_loser) and not own_winner & said_winner
+
+
 def _premise(question: str) -> str:
     """What a question states before it asks (its scene, less an opening "Since"/"Given
     that"), or '' when it only asks."""
     asking = asking_part(question, phrases=False)
     scene = question.replace(asking, " ", 1) if asking != question.strip() else ""
-    return _PREMISE_OPENING.sub("", scene.strip()).strip()
+    return _PREMISE_OPENING.sub("", scene.strip()).strip().rstrip(";,").strip()
 
 
 # "the salt has to be kept secret" / "the salt doesn't have to be random": what must be done,
@@ -2133,6 +2229,14 @@ def _premise_denial(
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) <= 2 and not passage.is_code and _opposes(stated, passage.quote):
+            return choice
+    for choice in scored:
+        passage = choice.passage
+        if (
+            len(passage.sentences) == 1
+            and not passage.is_code
+            and _overrides_the_other_way(stated, passage.quote)
+        ):
             return choice
     for choice in scored:
         # (the sentence may lead into a list or table: "… not the same as the tokens for
@@ -2493,6 +2597,8 @@ def _denial(
         return None
     if (premised := _premise_denial(question, scored, idf)) is not None:
         return premised
+    if (without := _presumed_thing_absent(question, scored)) is not None:
+        return without
     # ("… certificates with the hostname only in the CN field, with no SAN." describes the
     # asker's setup: a thing they lack, not a statement the question negates)
     negated = has_negation(_LACKING.sub(" ", question))
@@ -2781,6 +2887,51 @@ def _elided_denial(passage: Passage, named: list[str], terms: list[str]) -> bool
         and _denies_what_is_asked(sentence, terms)
         for sentence in passage.sentences[1:]
     )
+
+
+# "Which port does pygmentize's built-in HTTP server listen on …?": a thing the question
+# takes to come with the software
+_PRESUMED: Final = re.compile(
+    r"\b(?:built-?in|bundled|integrated|native)\s+(?P<thing>(?:[\w-]+\s+){0,2}[\w-]+)", re.I
+)
+# "… but it has no RPC mechanism, nor does it start a server by default.", "there is no
+# web interface", "does not ship a scheduler"
+_NO_THING: Final = re.compile(
+    r"\b(?:(?:has|have|had|ships?|comes?(?:\s+with)?)\s+no|there\s+(?:is|are)\s+no)\s+"
+    r"(?P<a>(?:[\w-]+\s+){0,2}[\w-]+)"
+    r"|\b(?:does\s*(?:not|n't)|do\s*(?:not|n't)|nor\s+(?:does|do)\s+(?:it|they)|never)\s+"
+    r"(?:start|run|provide|ship|include|have|offer|come\s+with|spawn|open|bundle|expose)s?\s+"
+    r"(?:a|an|any|its\s+own)\s+(?P<b>(?:[\w-]+\s+){0,2}[\w-]+)",
+    re.I,
+)
+
+
+def _presumed_thing_absent(question: str, scored: list[Choice]) -> Choice | None:
+    """The sentence nearest the question in meaning, saying that the thing the question takes
+    to be built in is not there ("Which port does pygmentize's built-in HTTP server listen on
+    …?" / "… it has no RPC mechanism, nor does it start a server by default.")."""
+    presumed = {
+        stem(w.lower())
+        for m in _PRESUMED.finditer(question)
+        for w in m["thing"].split()
+        if w.lower() not in STOPWORDS
+    }
+    if not presumed or not scored:
+        return None
+    nearest = max(c.similarity for c in scored)
+    for choice in scored:
+        passage = choice.passage
+        if passage.is_code or len(passage.sentences) != 1:
+            continue
+        if choice.similarity < nearest - DENIAL_NEAR:
+            continue
+        for m in _NO_THING.finditer(plain(passage.quote)):
+            if _CONDITION.search(plain(passage.quote)[: m.start()]):
+                continue
+            said = {stem(w.lower()) for w in (m["a"] or m["b"]).split()}
+            if said & presumed:
+                return choice
+    return None
 
 
 def _denies_what_is_asked(

@@ -53,6 +53,28 @@ def test_a_lead_in_line_is_taken_with_the_list_after_it() -> None:
     assert with_context.text.endswith(listed.text) and with_context.quote in LIMITS
 
 
+def test_steps_to_do_what_the_sentence_before_says_are_taken_with_it() -> None:
+    """docutils 0.23's odt.rst, read by a new user: "In order to activate this, do all of the
+    following:" and its steps were a passage without what "this" is, and the answer was the
+    styles paragraph after them."""
+    text = (
+        "`odtwriter` can add syntax highlighting to code in code blocks.  In order to activate "
+        "this, do all of the following:\n\n"
+        "1. Install Pygments and ...\n"
+        "2. Use the command line option `--add-syntax-highlighting`. Example:\n\n"
+        "```\n$ rst2odt --add-syntax-highlight test.rst > test.odt\n```\n"
+    )
+    found = [p for p in passages(source("S1", "Syntax highlighting", text)) if p.is_list]
+    whole = [p for p in found if p.sentences[0].startswith("`odtwriter` can add")]
+    assert whole and whole[0].quote in text
+    # each step as written: the ellipsis kept, no lead-in to code the list does not show
+    assert whole[0].text == (
+        "`odtwriter` can add syntax highlighting to code in code blocks. In order to activate "
+        "this, do all of the following: Install Pygments and...; Use the command line option "
+        "`--add-syntax-highlighting`."
+    )
+
+
 def test_a_lead_in_that_does_not_lean_on_what_precedes_is_taken_alone() -> None:
     text = LIMITS.replace("It takes instances", "The argument takes instances")
     assert len([p for p in passages(source("S1", "Limits", text)) if p.is_list]) == 1

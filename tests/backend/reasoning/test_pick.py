@@ -3953,3 +3953,146 @@ async def test_a_kind_of_thing_no_retrieved_page_names_is_not_found(engine: Offl
         [source("S1", "simplejson", licensed)],
     )
     assert pick.found and pick.best is not None and "MIT" in pick.best.passage.text
+
+
+async def test_versions_of_a_product_the_passage_does_not_name_do_not_answer(
+    engine: OfflineEngine,
+) -> None:
+    """docutils 0.23's docs/user, read by a new user: "What is the oldest Python 3 version that
+    the current Docutils release still supports?" was answered with "Up to version 2.0,
+    Docutils will still recognize the old "[options]" section" (the docs name no Python)."""
+    text = (
+        'Formerly, Docutils configuration files contained a single "[options]" section only. '
+        "This was found to be inflexible, and in August 2003 Docutils adopted the current "
+        "component-based configuration file sections. The current Docutils release still "
+        'supports the old "[options]" section up to version 2.0, with a deprecation warning.'
+    )
+    writers = source(
+        "S2",
+        "HTML writers",
+        "The html5 writer generates valid XML that conforms to the HTML standard. The "
+        "html4css1 writer is kept for backwards compatibility. The writers are Python modules.",
+    )
+    question = (
+        "What is the oldest Python 3 version that the current Docutils release still supports?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Docutils Configuration", text), writers])
+    assert not pick.found
+    # … and a page naming Python's versions answers it
+    told = text + " The current Docutils release requires Python 3.9 or later."
+    pick = await _pick(engine, question, [source("S1", "Docutils Configuration", told), writers])
+    assert pick.found and pick.best is not None and "3.9" in pick.best.passage.text
+
+
+async def test_a_thing_taken_to_be_built_in_that_the_docs_say_is_not_there_is_denied(
+    engine: OfflineEngine,
+) -> None:
+    """Pygments 2.21's security page, read by a new user: "Which port does pygmentize's
+    built-in HTTP server listen on …?" was answered with a sentence on web services that use
+    Pygments; the page says it starts no server."""
+    text = (
+        "First of all, please note that Pygments on its own does not allow remote input -- "
+        "it's a command line application or library, but it has no RPC mechanism, nor does it "
+        "start a server by default. For example, if you have a web service which uses Pygments "
+        "for highlighting, there may be inputs which will cause the Pygments process to run "
+        '"forever" and/or use significant amounts of memory.'
+    )
+    question = (
+        "Which port does pygmentize's built-in HTTP server listen on when I run it as a "
+        "highlighting service?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Security considerations", text)])
+    assert pick.denial is not None and "nor does it start a server" in pick.denial.passage.quote
+    # … and where the docs have one, nothing is denied
+    served = (
+        "The `pygmentize -S` command prints a style. The built-in HTTP server of pygmentize "
+        "listens on port 8080 unless told otherwise."
+    )
+    pick = await _pick(engine, question, [source("S1", "Command line", served)])
+    assert pick.denial is None and pick.best is not None and "8080" in pick.best.passage.text
+
+
+def test_a_condition_with_no_subject_then_a_pronoun_leans_on_what_came_before() -> None:
+    """pexpect 4.9's overview, read by a new user: "When run by `PopenSpawn`, they may behave
+    differently." ("they": programs that behave interactively only in a terminal) was one
+    side of a comparison's answer."""
+    from backend.reasoning.offline.pick import _leans_back
+
+    text = (
+        "Some programs only behave interactively when they are attached to a terminal. "
+        "When run by `PopenSpawn`, they may behave differently. "
+        "When run by cron, the job inherits a minimal environment."
+    )
+    leaning = [p for p in passages(source("S1", "Overview", text)) if "they may" in p.sentences[0]]
+    steady = [p for p in passages(source("S1", "Overview", text)) if "cron" in p.sentences[0]]
+    assert leaning and all(_leans_back(p) for p in leaning)
+    assert steady and not any(_leans_back(p) for p in steady)
+
+
+async def test_a_premise_on_which_file_wins_is_denied_by_a_sentence_saying_the_other_does(
+    engine: OfflineEngine,
+) -> None:
+    """docutils 0.23's config.rst, read by a new user: "Settings in the system-wide
+    /etc/docutils.conf take precedence over my personal ~/.docutils file; how can I make my
+    personal config win instead?" was answered with how to convert old config files."""
+    text = (
+        "Configuration files are read in this order: `/etc/docutils.conf`, then "
+        "`./docutils.conf`, then `~/.docutils`. If more than one configuration file is found, "
+        "all will be read and later entries will override earlier ones. For example, a "
+        '"stylesheet" entry in a user-specific configuration file will override a "stylesheet" '
+        "entry in the system-wide file. To convert existing config files, the easiest way is "
+        'to change the section title: change "[options]" to "[general]".'
+    )
+    question = (
+        "Settings in the system-wide /etc/docutils.conf take precedence over my personal "
+        "~/.docutils file; how can I make my personal config win instead?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Docutils Configuration", text)])
+    assert pick.denial is not None
+    assert "user-specific configuration file will override" in pick.denial.passage.quote
+    # … and a premise that agrees with it is not denied
+    agreeing = question.replace("system-wide /etc/docutils.conf", "personal ~/.docutils file", 1)
+    agreeing = agreeing.replace("my personal ~/.docutils file;", "the system-wide file;", 1)
+    agreeing = agreeing.replace("my personal config win", "the system-wide config win", 1)
+    pick = await _pick(engine, agreeing, [source("S1", "Docutils Configuration", text)])
+    assert pick.denial is None
+
+
+async def test_the_default_line_of_the_entry_asked_about_answers_a_default(
+    engine: OfflineEngine,
+) -> None:
+    """docutils 0.23's latex.rst, read by a new user: "If I produce LaTeX output … and never
+    set the document options, what paper size does the generated document use?" was answered
+    with a line on font sizes, then with "By default, paper size and margin settings are
+    determined by the document class." (under "page layout"); the entry "paper size" says
+    "Default: a4paper"."""
+    doc = sectioned(
+        "S1",
+        "Generating LaTeX with Docutils",
+        [
+            (
+                "page layout",
+                "By default, paper size and margin settings are determined by the document class.",
+            ),
+            (
+                "font size",
+                "Add font size in points to the document options, e.g. `--documentoptions=12`.",
+            ),
+            (
+                "paper size",
+                "Paper geometry can be changed using documentoptions or with the "
+                "geometry package.\n\nDefault: a4paper",
+            ),
+        ],
+    )
+    question = (
+        "If I produce LaTeX output with Docutils and never set the document options, what "
+        "paper size does the generated document use?"
+    )
+    pick = await _pick(engine, question, [doc])
+    assert pick.found and pick.best is not None
+    assert pick.best.passage.sentences[0].startswith("Default: a4paper")
+    # … which a reader sees with what it is the default of
+    from backend.reasoning.offline.passages import named_by_heading
+
+    assert named_by_heading(pick.best.passage) == "paper size"

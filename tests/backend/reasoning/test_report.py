@@ -1706,3 +1706,65 @@ async def test_steps_of_one_task_joined_by_and_then_are_answered_by_the_whole_qu
     assert report.answer.startswith("Return `schedule.CancelJob` from a job")
     assert report.answer_found
     assert "single scheduler" not in report.answer
+
+
+async def test_a_passage_contrasting_both_sides_with_however_answers_a_comparison(
+    engine: OfflineEngine,
+) -> None:
+    """Pygments 2.21's quickstart, read by a new user: the sentence pair that answers "How do
+    get_lexer_for_filename and guess_lexer_for_filename differ …?" was the first side's
+    answer, and the second side got the API page's list of functions."""
+    quickstart = (
+        "All lexers have two different filename pattern lists: the primary and the secondary "
+        "one. The `get_lexer_for_filename()` function only uses the primary list, whose "
+        "entries are supposed to be unique among all lexers. `guess_lexer_for_filename()`, "
+        "however, will first loop through all lexers and look at the primary and secondary "
+        "filename patterns if the filename matches."
+    )
+    api = (
+        "Functions from `pygments.lexers`: `get_lexer_by_name`; `get_lexer_for_filename`; "
+        "`guess_lexer`; `guess_lexer_for_filename`; `get_all_lexers`."
+    )
+    _, report = await _run(
+        engine,
+        "How do get_lexer_for_filename and guess_lexer_for_filename differ in which filename "
+        "patterns they look at?",
+        [source("S1", "Introduction and Quickstart", quickstart), source("S2", "The API", api)],
+    )
+    assert "only uses the primary list" in report.answer
+    assert "look at the primary and secondary filename patterns" in report.answer
+    assert "Functions from" not in report.answer
+    assert not report.answer.startswith("get_lexer_for_filename:")
+
+
+async def test_a_sentence_sending_the_reader_elsewhere_does_not_answer_a_comparison(
+    engine: OfflineEngine,
+) -> None:
+    """docutils 0.23's html.rst, read by a new user: "What markup standard does the html5
+    writer's output follow, compared with the html4css1 writer's output?" was answered with
+    "See the HTML5 test page … for differences to the html4css1 writer." """
+    html = sectioned(
+        "S1",
+        "Docutils HTML writers",
+        [
+            (
+                "html5",
+                "The html5 writer generates valid XML that conforms to the HTML standard "
+                "(polyglot HTML). See the HTML5 test page (and the sources html5-features.rst) "
+                "for differences to the html4css1 writer.",
+            ),
+            (
+                "html4css1",
+                "The html4css1 writer generates output that conforms to the XHTML 1 "
+                "Transitional specification.",
+            ),
+        ],
+    )
+    _, report = await _run(
+        engine,
+        "What markup standard does the html5 writer's output follow, compared with the "
+        "html4css1 writer's output?",
+        [html],
+    )
+    assert not report.answer.startswith("See the HTML5 test page")
+    assert "XHTML 1 Transitional" in report.answer and "HTML standard" in report.answer
