@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 from typing import Any
@@ -19,7 +21,7 @@ from backend.mcp_client import SERVERS, MCPHub
 from backend.persistence import RUN_ID_PATTERN, RunRecord, RunStore, database_target
 from backend.persistence.database import DatabaseURLError
 from backend.persistence.runs import now_iso
-from backend.reasoning.factory import make_engine
+from backend.reasoning.factory import make_engine, warm_engine
 from backend.seed import ensure_documents
 from backend.trace import TraceEvent, Tracer
 
@@ -87,11 +89,16 @@ async def research_command(
         raise ValueError(
             f"unknown source(s) {', '.join(unknown)}; configured: {', '.join(sorted(configured))}"
         )
+    # The sentence embedder loads (about half a second) while the servers start, not in the
+    # run's first step: every engine falls back to the offline one, which uses it.
+    warming = asyncio.create_task(asyncio.to_thread(warm_engine))
     async with hub:
         for name, status in hub.status.items():
             if not status.available and (sources is None or name in sources):
                 tracer.emit("client", "info", f"{name} unavailable: {status.reason}")
         await ensure_documents(hub, console)
+        with contextlib.suppress(Exception):  # (a model that cannot load fails the run's step,
+            await warming  # which says why)
         ctx = ResearchContext(
             hub=hub,
             engine=engine,
