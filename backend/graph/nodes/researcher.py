@@ -17,6 +17,8 @@ from backend.graph.state import AgentState
 from backend.mcp_client.session import ServerUnavailable, ToolCallError
 from backend.reasoning.models import Source, SubQuery
 
+SHOWN_QUERY = 70  # characters of a search shown in the trace
+
 
 def _found_line(added: int) -> str:
     """The trace line after a round of searches: how many documents were new to the run."""
@@ -53,9 +55,12 @@ async def _one_call(
             outcome += " (after restarting the server)"
         elif record.get("retried"):
             outcome += " (on a second try)"
+    # (the search by its words: "for q1" read as the asker's own question numbers)
+    asked = sq.text if len(sq.text) <= SHOWN_QUERY else f"{sq.text[: SHOWN_QUERY - 1].rstrip()}…"
     span.emit(
         "tool_call",
-        f"{server}.{tool} for {sq.id}: {outcome}",
+        f'{server}.{tool} "{asked}": {outcome}',
+        sub_query_id=sq.id,
         server=server,
         tool=tool,
         arguments=args,

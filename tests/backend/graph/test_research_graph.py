@@ -122,6 +122,14 @@ async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
     assert starts[-1] == "synthesizer"
     calls = [e for e in result["trace"] if e["kind"] == "tool_call"]
     assert calls and all(e["data"]["server"] == "docs" for e in calls)
+    # each call is said by the words it searched, not "for q1" (read as the asker's numbering)
+    searched = {sq["id"]: sq["text"] for sq in result["plan"]["sub_queries"]}
+    planned = [e for e in calls if e["data"]["sub_query_id"] in searched]
+    assert planned  # (a refinement's searches are not in the first plan)
+    for e in planned:
+        words = searched[e["data"]["sub_query_id"]]
+        assert e["message"].startswith(f'docs.search_documents "{words[:40]}'), e["message"]
+    assert not any(" for q" in e["message"] for e in calls)
     assert all(e["data"]["result_count"] > 0 for e in calls)
     assert [e["seq"] for e in result["trace"]] == list(range(1, len(result["trace"]) + 1))
     # Each round says how many documents it found that the run did not have: together, the
