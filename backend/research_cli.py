@@ -112,6 +112,12 @@ async def research_command(
     problem = await keep_run(settings, query, options, result, tracer.events, started)
     if problem:
         console.print(f"[yellow]This run was not kept in the history:[/] {problem}")
+    elif not quiet:  # (its id is what --follow-up takes; the report itself does not show it)
+        console.print(
+            f"run {result.run_id} kept in the history; follow it up with: "
+            f'marsa research --follow-up {result.run_id} "…"',
+            highlight=False,
+        )
     return result
 
 

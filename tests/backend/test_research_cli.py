@@ -47,6 +47,10 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     assert "planner" in first.stderr and "fact_checker" in first.stderr  # the live trace
     assert first.stdout.startswith("## Answer")
     assert "[1]" in first.stdout and "## Sources" in first.stdout
+    # the run's id, which --follow-up takes, is said once it is kept
+    said = " ".join(first.stderr.split())
+    kept = re.search(r"run ([0-9a-f]{12}) kept in the history; follow it up with: ", said)
+    assert kept and f'marsa research --follow-up {kept[1]} "…"' in said
 
     # Again, as JSON, with the README's example question: nothing is ingested twice, and
     # both asks are answered in the first lines.
@@ -56,6 +60,7 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     )
     assert second.returncode == 0, second.stderr
     assert "ingesting MARSA's own docs" not in second.stderr
+    assert "kept in the history" not in second.stderr  # (--quiet)
     result = json.loads(out.read_text())
     assert_research_result(result)
     assert result["engine"] == "offline"
