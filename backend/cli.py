@@ -277,9 +277,9 @@ def research(
         where = chosen_settings.data_dir.expanduser()
         if not where.is_dir():
             raise typer.BadParameter(
-                f"MARSA_DATA_DIR is {where}, which does not exist, so nothing was ingested "
-                f"there. Check the path, or ingest documents into it first: marsa ingest PATH "
-                f"(or unset MARSA_DATA_DIR to use ~/.marsa)",
+                f"{where} does not exist, so nothing was ingested there. Check the path, or "
+                f"ingest documents into it first: marsa ingest PATH (or unset MARSA_DATA_DIR "
+                f"to use ~/.marsa)",
                 param_hint="MARSA_DATA_DIR",
             )
     from backend.mcp_client import ServerUnavailable

@@ -94,10 +94,12 @@ def test_a_marsa_data_dir_that_does_not_exist_is_refused_and_not_made(tmp_path: 
     # A mistyped MARSA_DATA_DIR would otherwise make a new, empty store and answer from
     # MARSA's own docs; only the default, ~/.marsa, is made on first use.
     typo = tmp_path / "stor"
-    result = marsa("research", "What is the default timeout?", data_dir=typo)
+    # (wide: rich's error box would break a long path across lines)
+    wide = {"COLUMNS": "1000"}
+    result = marsa("research", "What is the default timeout?", data_dir=typo, extra_env=wide)
     assert result.returncode == 2
     said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())  # (rich's error box)
-    assert f"MARSA_DATA_DIR is {typo}, which does not exist" in said
+    assert f"Invalid value for MARSA_DATA_DIR: {typo} does not exist" in said
     assert "marsa ingest PATH" in said and "ingesting MARSA's own docs" not in said
     assert not typo.exists()  # (an existing, empty one gets MARSA's own docs: the first test)
 
