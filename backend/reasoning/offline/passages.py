@@ -36,7 +36,7 @@ _METADATA: Final = re.compile(
     r"superseded-by|editors?|maintainers?|license|copyright|sep|pep|rfc)(?!\w)\W{0,3}\s*[:|]",
     re.I,
 )
-_DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
+DEFAULT_LINE: Final = re.compile(r"^\W{0,3}default(?: value)?\W{0,3}\s*:\s*\S", re.I)
 _NAME_ONLY: Final = re.compile(r"^\s*`[^`\s]+`[.:]?\s*$")
 # A directive's name and target as text ("Setting task_allow_error_cb_on_chord_header", from
 # Celery's ``.. setting::`` target): a kind and a code name, no statement
@@ -370,7 +370,7 @@ def answerable(sentence: str) -> bool:
         return False
     if shown.rstrip().endswith("?"):
         return False  # "How will the `image_id` field … become a `UUID`?": asks, states nothing
-    if _DEFAULT_LINE.match(sentence):
+    if DEFAULT_LINE.match(sentence):
         return True  # "Default: `False`" under the setting's name states its value
     if _NAME_ONLY.match(sentence) or _KIND_AND_NAME.match(sentence):
         return False  # "`render_to_log_kwargs`": an API page's bare entry names, says nothing
@@ -621,7 +621,6 @@ _OPTION_HEADING: Final = re.compile(
     r"(?:,\s*-{1,2}[A-Za-z0-9][\w-]*(?:[ =][A-Z_<>\[\]]+)?)*`?$"
 )
 _FLAG: Final = re.compile(r"(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*")
-_DEFAULT_ALONE: Final = re.compile(r"^\W*default(?:\s+value)?\s*:", re.I)
 
 
 def named_by_heading(passage: Passage) -> str:
@@ -643,7 +642,7 @@ def named_by_heading(passage: Passage) -> str:
         return "" if any(f.lower() in shown for f in flags) else heading.strip("`")
     if not passage.label and not _CODE_HEADING.match(heading):
         # ("Default: a4paper" under "paper size" is the default of what the heading names)
-        alone = heading and _DEFAULT_ALONE.match(plain(passage.text))
+        alone = heading and DEFAULT_LINE.match(plain(passage.text))
         return heading if alone and heading.lower() not in shown else ""
     name = heading.strip("`")
     if name.lower() in shown or name.rsplit(".", 1)[-1].lower() in shown:

@@ -47,6 +47,7 @@ from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import (
     CHANGE_TAG,
+    DEFAULT_LINE,
     Passage,
     lists_in_code,
     passages,
@@ -1092,8 +1093,6 @@ _THEREFORE: Final = re.compile(
 )
 
 
-# "Default: a4paper", "*Default*: 30 seconds.": an entry's own line giving its default
-_DEFAULT_LINE: Final = re.compile(r"^\W*default(?:\s+value)?\s*:\s*\S", re.I)
 ENTRY_DEFAULT_MARGIN: Final = 0.15  # the entry of the thing asked, this close to the best
 
 
@@ -1116,7 +1115,7 @@ def _entry_default_first(scored: list[Choice], asked: Asked) -> list[Choice]:
     for choice in scored[1:]:
         if choice.score < scored[0].score - ENTRY_DEFAULT_MARGIN:
             break
-        if entry_of_asked(choice) and _DEFAULT_LINE.match(plain(choice.passage.sentences[0])):
+        if entry_of_asked(choice) and DEFAULT_LINE.match(plain(choice.passage.sentences[0])):
             return [choice, *(c for c in scored if c is not choice)]
     return scored
 
