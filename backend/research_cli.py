@@ -113,10 +113,10 @@ async def research_command(
     if problem:
         console.print(f"[yellow]This run was not kept in the history:[/] {problem}")
     elif not quiet:  # (its id is what --follow-up takes; the report itself does not show it)
+        console.print(f"run {result.run_id} kept in the history; follow it up with:")
+        # (on a line of its own, never broken, so that it can be copied whole)
         console.print(
-            f"run {result.run_id} kept in the history; follow it up with: "
-            f'marsa research --follow-up {result.run_id} "…"',
-            highlight=False,
+            f'  marsa research --follow-up {result.run_id} "…"', highlight=False, soft_wrap=True
         )
     return result
 

@@ -47,10 +47,11 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     assert "planner" in first.stderr and "fact_checker" in first.stderr  # the live trace
     assert first.stdout.startswith("## Answer")
     assert "[1]" in first.stdout and "## Sources" in first.stdout
-    # the run's id, which --follow-up takes, is said once it is kept
-    said = " ".join(first.stderr.split())
-    kept = re.search(r"run ([0-9a-f]{12}) kept in the history; follow it up with: ", said)
-    assert kept and f'marsa research --follow-up {kept[1]} "…"' in said
+    # the run's id, which --follow-up takes, is said once it is kept, and the command on a
+    # line of its own, whole (a narrow console broke it in two)
+    kept = re.search(r"run ([0-9a-f]{12}) kept in the history; follow it up with:", first.stderr)
+    assert kept
+    assert f'  marsa research --follow-up {kept[1]} "…"' in first.stderr.splitlines()
 
     # Again, as JSON, with the README's example question: nothing is ingested twice, and
     # both asks are answered in the first lines.
