@@ -93,9 +93,13 @@ async def research_command(
     # run's first step: every engine falls back to the offline one, which uses it.
     warming = asyncio.create_task(asyncio.to_thread(warm_engine))
     async with hub:
-        for name, status in hub.status.items():
-            if not status.available and (sources is None or name in sources):
-                tracer.emit("client", "info", f"{name} unavailable: {status.reason}")
+        off = {n: st.reason for n, st in hub.status.items() if not st.available}
+        for name in [n for n in off if sources is not None and n in sources]:
+            tracer.emit("client", "info", f"{name} unavailable: {off[name]}")  # (asked for)
+        if sources is None and off:
+            # (not asked for by name: one line, not one per source a docs-only user never set up)
+            said = "; ".join(f"{n} ({reason})" for n, reason in off.items())
+            tracer.emit("client", "info", f"not searched: {said}")
         await ensure_documents(hub, console)
         with contextlib.suppress(Exception):  # (a model that cannot load fails the run's step,
             await warming  # which says why)

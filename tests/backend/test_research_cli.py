@@ -45,6 +45,10 @@ def test_first_research_ingests_the_projects_docs_and_prints_a_cited_report(tmp_
     assert first.returncode == 0, first.stderr
     assert "The document store is empty: ingesting MARSA's own docs/" in first.stderr
     assert "planner" in first.stderr and "fact_checker" in first.stderr  # the live trace
+    # the sources not set up (none asked for by name) are said on one line, with why
+    off = [line for line in first.stderr.splitlines() if "TAVILY_API_KEY" in line]
+    assert len(off) == 1 and "not searched: web (" in off[0]
+    assert "searxng (" in off[0] and "unavailable" not in off[0]
     assert first.stdout.startswith("## Answer")
     assert "[1]" in first.stdout and "## Sources" in first.stdout
     # the run's id, which --follow-up takes, is said once it is kept, and the command on a
