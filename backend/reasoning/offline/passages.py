@@ -423,6 +423,7 @@ def passages(source: Source) -> list[Passage]:
         out += _list_under_heading(source, sentences, i, spans)
         if not first.usable:
             continue
+        out += _list_pointed_at(source, sentences, i, spans)
         out += _paragraph_before_list(source, sentences, i, spans)
         out += _before_object_entry(source, sentences, i)
         window = [first]
@@ -1358,6 +1359,58 @@ def _list_under_heading(
     quote = source.text[first.start : items[-1][-1].end]
     shown = f"{heading}: {'; '.join(shown_items)}."
     return [Passage(source, members, quote, shown, i, is_list=True)]
+
+
+# "The configuration files are searched in the order listed above.": a sentence about the
+# list before it, which says nothing without it
+POINTS_AT_LIST_ABOVE: Final = re.compile(
+    r"\b(?:(?:listed|shown|given|named|described|mentioned)\s+above|the\s+above\s+(?:list|"
+    r"order|items|entries|options|files|steps)|the\s+(?:list|order)\s+above)\b",
+    re.I,
+)
+
+
+def _list_pointed_at(
+    source: Source, sentences: list[_Sentence], i: int, spans: list[tuple[int, int, str]]
+) -> list[Passage]:
+    """A sentence right after a list that says something of it ("The configuration files are
+    searched in the order listed above. The first file found is used." after "- tox.toml: …
+    - tox.ini: …"), read with the list: the items, then the sentence (or the two)."""
+    first = sentences[i]
+    if i == 0 or first.item >= 0 or not POINTS_AT_LIST_ABOVE.search(first.text):
+        return []
+    last = sentences[i - 1]
+    if last.item < 0 or _GAP_BREAKS.search(source.text[last.end : first.start]):
+        return []
+    section = section_at(source, spans, first.start, first.text) if spans else ""
+    start = i - 1
+    while start > 0:
+        before, after = sentences[start - 1], sentences[start]
+        gap = source.text[before.end : after.start]
+        if before.item < 0 or _GAP_BREAKS.search(gap) or "\n\n" in gap.replace(" ", ""):
+            break
+        if spans and section_at(source, spans, before.start, before.text) != section:
+            break
+        start -= 1
+    items = _items_from(source, sentences, start, section, spans)
+    if len(items) < 2 or items[-1][-1] is not last:
+        return []
+    heads = [_head(item) for item in items]
+    shown_items = [_item_shown(source.text[h[0].start : h[-1].end]) for h in heads]
+    after = [first]
+    nxt = sentences[i + 1] if i + 1 < len(sentences) else None
+    if (
+        nxt is not None
+        and nxt.usable
+        and nxt.item < 0
+        and "\n\n" not in source.text[first.end : nxt.start]
+    ):
+        after.append(nxt)  # "The first file found is used."
+    shown = f"{'; '.join(shown_items)}. {plain(source.text[first.start : after[-1].end])}"
+    # (the sentence is what the list is about: first among the members, as a lead-in is)
+    members = [*(s.text for s in after), *(s.text for head in heads for s in head)]
+    quote = source.text[items[0][0].start : after[-1].end]
+    return [Passage(source, members, quote, shown, start, is_list=True)]
 
 
 def _list_passage(source: Source, lead: _Sentence, items: list[list[_Sentence]], i: int) -> Passage:

@@ -48,6 +48,7 @@ from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.passages import (
     CHANGE_TAG,
     DEFAULT_LINE,
+    POINTS_AT_LIST_ABOVE,
     Passage,
     lists_in_code,
     passages,
@@ -104,6 +105,7 @@ DENIAL_FULL_COVERAGE: Final = 0.6  # or, without the rarest word, most of the qu
 PARAGRAPH_REACH: Final = 1500  # characters of a passage's paragraph read either side of it
 DENIAL_SIMILARITY: Final = 0.65  # or this close to the question in meaning,
 DENIAL_NEAR: Final = 0.05  # and within this of the passage nearest it
+OBJECT_REACH: Final = 3  # content words after a premise's verb that may name what it acts on
 NEED_NOT_COVERAGE: Final = 0.45  # a premise's "has to" denied by "doesn't have to" …
 PREMISE_TERMS: Final = 3  # a stated premise this long is denied by a sentence holding most of it
 RARE_PAIR_TERMS: Final = 5  # two of the three rarest words name the subject in a question this long
@@ -1695,6 +1697,8 @@ def _leans_back(passage: Passage) -> bool:
         return False  # "This SEP deprecates …", "This page explains …": the text names itself
     if _COUNTS_BACK.match(plain(first)):
         return True  # "For `Request`, there are four of them: …": of the fields said before
+    if not passage.is_list and POINTS_AT_LIST_ABOVE.search(first):
+        return True  # "… searched in the order listed above.": read with the list, it answers
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
 
 
@@ -2207,16 +2211,21 @@ def _premise_denial(
     triples = _word_triples(stated)
     for choice in scored:
         passage = choice.passage
-        if len(passage.sentences) != 1 or passage.is_code:
+        if len(passage.sentences) != 1:
             continue
-        if _negates_its_clause(passage.quote, triples):
+        # (a sentence leading into code is read as the sentence: "`tox_append_version_info`
+        # is a plain function looked up by name, not a hook, so it must not carry `@impl`:")
+        said = passage.sentences[0] if passage.is_code else passage.quote
+        if passage.is_code and (passage.session or not passage.lead):
+            continue
+        if _negates_its_clause(said, triples) or _not_what_it_is(stated, said):
             return choice
-        held = coverage(terms, passage.quote, "", idf)
+        held = coverage(terms, said, "", idf)
         if held < NEED_NOT_COVERAGE:
             continue
-        text = plain(passage.quote)
+        text = plain(said)
         if held >= DENIAL_FULL_COVERAGE and (
-            denies(passage.quote) or _negates(passage.quote, terms)
+            (denies(said) and not _denies_another_act(said, terms)) or _negates(said, terms)
         ):
             return choice
         # "has to" against "doesn't have to" is specific enough that half the words will do;
@@ -2478,6 +2487,26 @@ _NEGATED_WORD: Final = re.compile(
 )
 
 
+# "isort never merges config files together", "you cannot import it": what is never done or
+# cannot be done, named by its verb
+_NEVER_DOES: Final = re.compile(r"\b(?:never|cannot|can't|can not)\s+(?P<verb>[a-z]\w+)\b", re.I)
+
+
+def _denies_another_act(sentence: str, premise: list[str]) -> bool:
+    """Is every denial in the sentence of an act the premise does not speak of ("When isort
+    looks for a configuration file by walking up …" / "isort never merges config files
+    together": merging is not looking), so that it says nothing of the premise?"""
+    text = plain(sentence)
+    said = {s for t in premise for s in (stem(t.lower()), *alternatives(stem(t.lower())))}
+    denials = list(_CANNOT_BE.finditer(text))
+    return bool(denials) and all(
+        (act := _NEVER_DOES.match(m.group(0))) is not None
+        and act["verb"].lower() not in ("be", "been", "have", "has", "had", "need", "needs")
+        and stem(act["verb"].lower()) not in said
+        for m in denials
+    )
+
+
 def _negates(sentence: str, premise: list[str]) -> bool:
     """Does the sentence negate a word the premise states ("overrides" / "does not override"),
     outside a condition?"""
@@ -2500,11 +2529,42 @@ def _negates(sentence: str, premise: list[str]) -> bool:
 _NON_WORD: Final = re.compile(r"\bnon-(?P<first>[a-z]\w+)", re.I)
 
 
+# "tox_append_version_info is a hook like tox_add_option": what a thing is said to be
+_IS_A: Final = re.compile(
+    r"^\W*(?P<subject>[^,;:]{1,60}?)\s+(?:is|are)\s+(?:an?|the)\s+(?P<kind>[a-z][\w-]+)\b",
+    re.I,
+)
+
+
+def _not_what_it_is(stated: str, sentence: str) -> bool:
+    """Does the premise say what a thing is ("X is a hook …") and the sentence, naming that
+    thing, that it is not one ("`X` is a plain function looked up by name, not a hook")?"""
+    said = _IS_A.match(plain(stated))
+    if said is None or said["kind"].lower() in STOPWORDS:
+        return False
+    text = plain(sentence)
+    subject = key_terms(said["subject"])
+    named = identifiers(said["subject"])
+    if not subject or not (
+        any(names_code(sentence, n) for n in named)
+        if named
+        else all(_holds(part_stems(text), t) for t in subject)
+    ):
+        return False
+    kind = re.escape(said["kind"])
+    return re.search(rf"(?:\bnot|n't)\s+(?:an?|the)\s+{kind}s?\b", text, re.I) is not None
+
+
 def _word_triples(premise: str) -> set[tuple[str, str, str]]:
-    """Each three content words side by side in the premise, as stems ("schedul", "catch",
-    "except")."""
+    """Each two content words side by side in the premise with one of the few after them, as
+    stems ("schedul", "catch", "except"; "isort", "merg", "config" from "isort merges the
+    settings of every config file": what is merged is said in other words too)."""
     said = [stem(w) for w in content_words(premise)]
-    return set(zip(said, said[1:], said[2:], strict=False))
+    return {
+        (a, b, c)
+        for k, (a, b) in enumerate(zip(said, said[1:], strict=False))
+        for c in said[k + 2 : k + 2 + OBJECT_REACH]
+    }
 
 
 def _negates_its_clause(sentence: str, triples: set[tuple[str, str, str]]) -> bool:

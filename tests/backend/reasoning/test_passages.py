@@ -1156,3 +1156,32 @@ def test_a_lead_in_that_says_nothing_without_its_one_item_is_read_with_it() -> N
     assert not any(p.text.endswith("the following type.") for p in found)
     said = text.replace("can handle the following type:", "can handle one union out of the box:")
     assert not any(p.is_list for p in passages(source("S1", "Strategies", said)))
+
+
+TOX_FILES = (
+    "- -r, --recreate: recreate the tox environments\n\n"
+    "- tox.toml: Primary configuration file in TOML format (recommended).\n"
+    "- tox.ini: Configuration file in INI format (deprecated).\n"
+    "- pyproject.toml: Alternative configuration location under the `[tool.tox]` section.\n"
+    "- setup.cfg: Legacy configuration location (deprecated).\n\n"
+    "The configuration files are searched in the order listed above. The first file found is "
+    "used."
+)
+
+
+def test_a_sentence_about_the_list_above_it_is_read_with_that_list() -> None:
+    """tox's FILES: "The configuration files are searched in the order listed above." says
+    nothing alone; read after the items (not the options' list before them) it answers."""
+    pointed = [p for p in passages(source("S1", "tox", TOX_FILES)) if "listed above" in p.text]
+    listed = [p for p in pointed if p.is_list]
+    assert len(listed) == 1
+    assert listed[0].text.startswith("tox.toml: Primary configuration file")
+    assert "setup.cfg: Legacy configuration location (deprecated). The configuration" in (
+        listed[0].text
+    )
+    assert listed[0].text.endswith("The first file found is used.")
+    assert "--recreate" not in listed[0].text
+    assert listed[0].quote in TOX_FILES
+    # (a sentence after the list saying nothing of it is no such passage)
+    plain_after = TOX_FILES.replace("in the order listed above", "in a fixed order")
+    assert not [p for p in passages(source("S1", "tox", plain_after)) if p.is_list]

@@ -4096,3 +4096,66 @@ async def test_the_default_line_of_the_entry_asked_about_answers_a_default(
     from backend.reasoning.offline.passages import named_by_heading
 
     assert named_by_heading(pick.best.passage) == "paper size"
+
+
+ISORT_CONFIG = (
+    "# Config files\n\n"
+    "isort will traverse up to 25 parent directories until it finds a suitable config file. "
+    "As soon as it finds a file, it stops looking.\n\n"
+    "The config file search is done relative to the current directory. isort never merges "
+    "config files together due to the confusion it can cause."
+)
+
+
+async def test_a_premise_is_denied_by_its_verb_negated_whatever_it_acts_on_is_called(
+    engine: OfflineEngine,
+) -> None:
+    """isort: "Since isort merges the settings of every config file it finds …" / "isort never
+    merges config files together": what is merged is said in other words."""
+    question = (
+        "Since isort merges the settings of every config file it finds while walking up the "
+        "directory tree, how do I control which file's values take precedence?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Config files", ISORT_CONFIG)])
+    assert pick.denial is not None
+    assert "never merges" in pick.denial.passage.quote
+
+
+async def test_a_denial_of_another_act_does_not_deny_the_premise(engine: OfflineEngine) -> None:
+    """ "When isort looks for a configuration file by walking up from the current location,
+    what is the most …?": merging is not looking; the number answers."""
+    question = (
+        "When isort looks for a configuration file by walking up from the current location, "
+        "what is the maximum number of parent directories it will climb?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Config files", ISORT_CONFIG)])
+    assert pick.denial is None
+    assert pick.best is not None and "25" in pick.best.passage.quote
+
+
+TOX_PLUGIN = (
+    "# Appending version info\n\n"
+    "A `toxfile.py` that appends text to the `tox --version` output. "
+    "`tox_append_version_info` is a plain function looked up by name, not a hook, so it must "
+    "not carry `@impl`:\n\n"
+    '```python\ndef tox_append_version_info() -> str:\n    return "magic"\n```\n\n'
+    "Hooks such as `tox_add_option` are marked with `@impl`."
+)
+
+
+async def test_a_premise_saying_what_a_thing_is_is_denied_by_not_one(
+    engine: OfflineEngine,
+) -> None:
+    """tox: "Since tox_append_version_info is a hook …" / "`tox_append_version_info` is a plain
+    function …, not a hook" (the sentence leads into code: it is read as a sentence)."""
+    question = (
+        "Since tox_append_version_info is a hook like tox_add_option, how do I decorate it "
+        "with @impl in my toxfile.py?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Your first plugin", TOX_PLUGIN)])
+    assert pick.denial is not None
+    assert "not a hook" in pick.denial.passage.quote
+    # (said of another thing, it denies nothing)
+    other = TOX_PLUGIN.replace("`tox_append_version_info` is a plain", "`tox_env_name` is a plain")
+    pick = await _pick(engine, question, [source("S1", "Your first plugin", other)])
+    assert pick.denial is None
