@@ -56,6 +56,7 @@ from backend.reasoning.offline.text import (
     key_terms,
     mentions,
     overlap,
+    stem,
     word_set,
     words,
 )
@@ -166,8 +167,16 @@ def direct_answer(
         and (both := _comparing_passage(asked, plan, sources, vectors)) is not None
     ):
         chosen, found = both
+        # ("Same as Mode 3 … but …" is said of mode 8, its heading: the reader is told so)
+        heading = _heading_of_other_side(chosen.passage, plan.entities)
         return _passage_answer(
-            chosen, claims, verdicts, lead="", found=found, terms=asked.terms, quoted=asked.quoted
+            chosen,
+            claims,
+            verdicts,
+            lead=f"{heading}:" if heading else "",
+            found=found,
+            terms=asked.terms,
+            quoted=asked.quoted,
         )
     if (
         plan.kind == "comparison"
@@ -327,6 +336,8 @@ def _comparing_passage(
             break
         # (a sentence sending the reader elsewhere states no difference: "See the HTML5 test
         # page … for differences to the html4css1 writer.")
+        if _heading_of_other_side(choice.passage, plan.entities):
+            return choice, True  # "Same as Mode 3 … but the closing parenthesis is indented."
         said = [t for t in choice.passage.sentences if not _SENDS_ELSEWHERE.match(plain(t))]
         text = " ".join(said)
         if not said or not all(mentions(text, e) for e in plan.entities):
@@ -336,6 +347,47 @@ def _comparing_passage(
             # (a passage stating the difference outright answers "what is the difference")
             return choice, pick.found or bool(_STATED_DIFFERENCE.search(text))
     return None
+
+
+# "Same as Mode 3 - Vertical Hanging Indent but the closing parentheses on the last line is
+# indented." (under "8 - Vertical Hanging Indent Bracket"), "Like `foo()`, but returns a
+# list", "Identical to X except that …": one thing said as another with a difference
+_SAME_BUT: Final = re.compile(
+    r"^\W*(?:(?:the\s+)?same\s+as|like|identical\s+to|similar\s+to|equivalent\s+to)\s+"
+    r"(?P<other>[^.;:]{1,80}?),?\s+(?:but|except)\b"
+    # ("Identical to `RedisHuey` except for the way task result values are stored." names
+    # what differs, not how: that is said after it)
+    r"(?!\s+(?:for\s+|in\s+)?(?:the\s+way|how|what|which|where|when)\b)",
+    re.I,
+)
+
+
+def _heading_of_other_side(passage: Passage, entities: list[str]) -> str:
+    """The heading of a passage that says its subject is the same as one compared thing but
+    for a difference, when that heading names the other thing: the passage states the
+    difference; '' otherwise. (What tells each thing from the other is what counts: "mode 8"
+    against "multi_line_output mode 3" is its "8", the other's "3", every number of it.)"""
+    same = _SAME_BUT.match(plain(passage.sentences[0]))
+    heading = plain(passage.section.rsplit(" > ", 1)[-1]).strip()
+    if same is None or not heading or len(entities) != 2:
+        return ""
+    headed = {stem(w) for w in words(heading)}
+    said = {stem(w) for w in words(same["other"])}
+    for one, other in (entities, entities[::-1]):
+        own = [stem(w) for w in words(one) if w not in STOPWORDS]
+        theirs = [stem(w) for w in words(other) if w not in STOPWORDS]
+        tells_one = [w for w in own if w not in theirs]
+        tells_other = [w for w in theirs if w not in own]
+        if (
+            tells_one
+            and tells_other
+            and all(w in headed for w in tells_one)
+            and not all(w in headed for w in tells_other)
+            and any(w in said for w in tells_other)
+            and all(w in said for w in tells_other if w.isdigit())
+        ):
+            return heading
+    return ""
 
 
 def _passage_per_part(

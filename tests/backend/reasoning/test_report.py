@@ -1768,3 +1768,75 @@ async def test_a_sentence_sending_the_reader_elsewhere_does_not_answer_a_compari
     )
     assert not report.answer.startswith("See the HTML5 test page")
     assert "XHTML 1 Transitional" in report.answer and "HTML standard" in report.answer
+
+
+async def test_a_thing_said_to_be_the_same_as_the_other_but_for_a_difference_answers(
+    engine: OfflineEngine,
+) -> None:
+    """isort 9's multi_line_output modes, read by a new user: "Same as Mode 3 - Vertical Hanging
+    Indent but the closing parentheses on the last line is indented." under "8 - Vertical
+    Hanging Indent Bracket" states the difference; the page's opening line was the answer."""
+    modes = sectioned(
+        "S1",
+        "Multi line output modes",
+        [
+            (
+                "Multi line output modes",
+                "This config option defines how from imports wrap when they extend past the "
+                "line_length limit and has 12 possible settings.",
+            ),
+            ("3 - Vertical Hanging Indent", "Each import goes on its own line, indented."),
+            (
+                "8 - Vertical Hanging Indent Bracket",
+                "Same as Mode 3 - Vertical Hanging Indent but the closing parentheses on the "
+                "last line is indented.",
+            ),
+            (
+                "10 - Hanging Indent With Parentheses",
+                "Same as Mode 2 - Hanging Indent but uses parentheses instead of backslash for "
+                "wrapping long lines.",
+            ),
+        ],
+    )
+    plan, report = await _run(
+        engine,
+        "What is the difference between multi_line_output mode 3 and mode 8 in how wrapped "
+        "from-imports look?",
+        [modes],
+    )
+    assert plan.kind == "comparison"
+    assert report.answer.startswith(
+        "8 - Vertical Hanging Indent Bracket: Same as Mode 3 - Vertical Hanging Indent but the "
+        "closing parentheses"
+    )
+    assert report.answer_found
+
+
+async def test_a_thing_said_to_differ_only_in_what_not_how_states_no_difference(
+    engine: OfflineEngine,
+) -> None:
+    """huey's "`RedisExpireHuey`: Identical to `RedisHuey` except for the way task result values
+    are stored." names what differs, not how: each side is answered by what it does."""
+    huey = sectioned(
+        "S1",
+        "API",
+        [
+            (
+                "RedisExpireHuey",
+                "Identical to `RedisHuey` except for the way task result values are stored. "
+                "`RedisExpireHuey` stores task results in ordinary Redis keys that expire.",
+            ),
+            (
+                "RedisHuey",
+                "`RedisHuey` keeps all task results in a Redis hash, and a result is removed "
+                "from the hash when it is read.",
+            ),
+        ],
+    )
+    _, report = await _run(
+        engine,
+        "How do RedisHuey and RedisExpireHuey differ in how they keep task results?",
+        [huey],
+    )
+    assert not report.answer.startswith("RedisExpireHuey: Identical to")
+    assert "Redis hash" in report.answer
