@@ -24,7 +24,7 @@ import re
 from typing import Final
 
 from backend.reasoning.models import Citation, Claim, Plan, Report, Source, SubQuery, Verdict
-from backend.reasoning.offline.answer import DENIED, Answer, direct_answer
+from backend.reasoning.offline.answer import DENIED, NOT_FOUND, Answer, direct_answer
 from backend.reasoning.offline.claims import quality
 from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
@@ -392,7 +392,10 @@ def _answer_line(
     if answer.parts:
         lines = [_answer_line(p, registry, verdicts, one_source_note) for p in answer.parts]
         if not answer.found:
-            lines.insert(0, NOT_FOUND_PART)
+            # (no part found: the documents do not answer it, however many parts it has; new
+            # users read "only part of this" over unrelated passages as a part answered)
+            partly = any(p.found for p in answer.parts)
+            lines.insert(0, NOT_FOUND_PART if partly else NOT_FOUND)
         return _run_on(lines)
     if answer.passage is not None:
         passage = answer.passage

@@ -1840,3 +1840,26 @@ async def test_a_thing_said_to_differ_only_in_what_not_how_states_no_difference(
     )
     assert not report.answer.startswith("RedisExpireHuey: Identical to")
     assert "Redis hash" in report.answer
+
+
+async def test_a_question_of_two_asks_neither_answered_says_the_documents_do_not_answer_it(
+    engine: OfflineEngine,
+) -> None:
+    """greenlet 3.5, read by a new user: "What is the default stack size reserved for each
+    greenlet, and how can I configure it?" (the docs do not say) began "The documents found
+    answer only part of this.", read as a part answered."""
+    text = (
+        "# Greenlets\n\n"
+        "A greenlet is a small independent pseudo-thread. Greenlets switch cooperatively.\n\n"
+        "Remember, switches are not calls, but transfer of execution between parallel stack "
+        "frames."
+    )
+    _, report = await _run(
+        engine,
+        "What is the default heap quota reserved for each worker process, and how can I "
+        "configure the quota?",
+        [source("S1", "Greenlets", text)],
+    )
+    assert not report.answer_found
+    assert report.answer.startswith("The documents found do not answer this directly.")
+    assert "only part" not in report.answer
