@@ -943,8 +943,11 @@ _MUCH: Final = re.compile(
 # "… without restarting the process?"
 _AVOIDED: Final = re.compile(r"\b(?:instead\s+of|rather\s+than|without)\s+([a-z]{3,}ing)\b", re.I)
 # … and a thing it wants to do without: "… pick up all our async tests without a marker?"
+# ("… without adding a command-line flag?": the flag, however it would be put in)
 _AVOIDED_THING: Final = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|without)\s+(?:a|an|the|any)\s+(?:[a-z]+\s+)?"
+    r"\b(?:instead\s+of|rather\s+than|without)\s+"
+    r"(?:(?:adding|using|passing|setting|writing|calling|giving|specifying)\s+)?"
+    r"(?:a|an|the|any)\s+(?:[a-z][a-z-]*\s+)?"
     r"(?!(?:need|help|use|ability|chance|way)\b)([a-z]{3,})\b(?!-)",
     re.I,
 )

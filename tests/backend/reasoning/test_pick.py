@@ -3026,6 +3026,20 @@ def test_a_way_using_what_the_question_wants_to_do_without_is_not_the_way(
     assert _uses_the_avoided(asked.avoided_things, passage) is avoided
 
 
+def test_a_thing_to_do_without_is_read_through_the_deed_and_its_modifier() -> None:
+    """towncrier 26.9, read by a new user: "… pin the release date … without adding a
+    command-line flag?" got "You can change this with the `--date` flag"."""
+    asked = analyse(
+        "For reproducible builds, how can our CI pin the release date that towncrier writes "
+        "into the news file without adding a command-line flag?"
+    )
+    assert asked.avoided_things == ("flag",)
+    assert _uses_the_avoided(asked.avoided_things, "You can change this with the `--date` flag:")
+    assert not _uses_the_avoided(
+        asked.avoided_things, "Set a static build timestamp in the `SOURCE_DATE_EPOCH` variable."
+    )
+
+
 TEST_MODES = (
     "# Testing with AnyIO\n\n## Creating asynchronous tests\n\n"
     "Pytest does not natively support running asynchronous test functions, so they have to be "
