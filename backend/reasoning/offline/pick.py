@@ -2034,7 +2034,7 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
         ):
             continue  # "binary (IEC) units": the asker's gloss of the words before it
         named = token[0].isupper() or any(ch.isdigit() or ch in "_." for ch in token)
-        if not named or token.lower() in STOPWORDS:
+        if not named or token.lower() in STOPWORDS or token.lower() in _GENERAL_ACRONYMS:
             continue
         if "/" in token:  # a versioned name ("HTTP/2"): its words alone are everywhere
             if not said(token.lower()) and not said(token.lower().replace("/", "")):
@@ -2048,12 +2048,17 @@ def unknown_names(question: str, sources: list[Source]) -> list[str]:
     return missing
 
 
+# Acronyms of the trade that name no feature: "… authenticate to PyPI with an API token …"
+# asks about the token, whether or not the documents write "API"
+_GENERAL_ACRONYMS: Final = word_set("api apis ci cli os ui id ids pr prs faq")
+
+
 # first words of compounds that say how, not what ("built-in", "mid-request", "long-running",
 # "brand-new", "hard-coded", "one-off")
 _GENERAL_PREFIX: Final = word_set(
     "built mid well non self multi semi anti over under long short high low full half first "
     "last next fine zero sub pre post inter intra cross out off brand all ever never much very "
-    "hard one two three four five"
+    "hard one two three four five ready hand home"
 )
 
 

@@ -4173,3 +4173,27 @@ async def test_a_premise_saying_what_a_thing_is_is_denied_by_not_one(
     other = TOX_PLUGIN.replace("`tox_append_version_info` is a plain", "`tox_env_name` is a plain")
     pick = await _pick(engine, question, [source("S1", "Your first plugin", other)])
     assert pick.denial is None
+
+
+def test_an_acronym_of_the_trade_is_no_unknown_name() -> None:
+    """flit 4.2, read by a new user: "… authenticate to PyPI with an API token rather than my
+    account password?" was "not found" because the docs never write "API"."""
+    sources = [
+        source(
+            "S1",
+            "Flit command line interface",
+            "To upload using a PyPI token, set `FLIT_USERNAME` to `__token__`, and "
+            "`FLIT_PASSWORD` to the token value.",
+        )
+    ]
+    question = (
+        "From a CI pipeline, how do I get flit publish to authenticate to PyPI with an API "
+        "token rather than my account password?"
+    )
+    assert unknown_names(question, sources) == []
+    # (a name the documents never write still is one)
+    assert unknown_names(question.replace("an API token", "a Kerberos ticket"), sources) == [
+        "Kerberos"
+    ]
+    # ("ready-made" says how it comes, not what)
+    assert unknown_names("Is there a ready-made token for it?", sources) == []
