@@ -2104,6 +2104,7 @@ def _ranks(sources: list[Source]) -> dict[str, int]:
     return {s.id: rank for rank, s in enumerate(order)}
 
 
+_FRAMING: Final = re.compile(r"^\W*(?:when|while|whenever|if|once|after|before)\s", re.I)
 _PREMISE_OPENING: Final = re.compile(
     r"^\W*(?:since|given that|now that|because|as|seeing that|knowing that)\s+", re.I
 )
@@ -2214,6 +2215,10 @@ def _premise_denial(
     must = bool(_MUST.search(stated))
     raises = bool(_RAISES.search(stated))
     triples = _word_triples(stated)
+    # "When checking an object with verifyObject, which keyword …?": a scene that only frames
+    # the ask (when, while, if …) states nothing a negated word of it denies ("… cannot be
+    # verified" of classes); its own clause said negated still does
+    framed = bool(_FRAMING.match(question))
     for choice in scored:
         passage = choice.passage
         if len(passage.sentences) != 1:
@@ -2229,8 +2234,10 @@ def _premise_denial(
         if held < NEED_NOT_COVERAGE:
             continue
         text = plain(said)
-        if held >= DENIAL_FULL_COVERAGE and (
-            (denies(said) and not _denies_another_act(said, terms)) or _negates(said, terms)
+        if (
+            held >= DENIAL_FULL_COVERAGE
+            and not framed
+            and ((denies(said) and not _denies_another_act(said, terms)) or _negates(said, terms))
         ):
             return choice
         # "has to" against "doesn't have to" is specific enough that half the words will do;

@@ -4197,3 +4197,25 @@ def test_an_acronym_of_the_trade_is_no_unknown_name() -> None:
     ]
     # ("ready-made" says how it comes, not what)
     assert unknown_names("Is there a ready-made token for it?", sources) == []
+
+
+async def test_a_scene_that_only_frames_the_ask_is_no_premise_a_negated_word_denies(
+    engine: OfflineEngine,
+) -> None:
+    """zope.interface 8.7, read by a new user: "When checking an object with verifyObject,
+    which keyword argument makes it check only the object's structure …?" was "contradicted"
+    by "… certain conditions, such as the presence of attributes, cannot be verified"."""
+    text = (
+        "# Verifying interface implementations\n\n"
+        "Many of the same things that `verifyObject` checks can be checked for classes, but "
+        "certain conditions, such as the presence of attributes, cannot be verified.\n\n"
+        "If we want to only check the structure of the object, without examining its "
+        "declarations, we can use the `tentative` argument."
+    )
+    question = (
+        "When checking an object with verifyObject, which keyword argument makes it check only "
+        "the object's structure and skip whether the interface is actually declared?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Verifying", text)])
+    assert pick.denial is None
+    assert pick.best is not None and "`tentative`" in pick.best.passage.quote
