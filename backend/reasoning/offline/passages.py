@@ -1397,7 +1397,7 @@ def _list_pointed_at(
         return []
     heads = [_head(item) for item in items]
     shown_items = [_item_shown(source.text[h[0].start : h[-1].end]) for h in heads]
-    after = [first]
+    tail = [first]
     nxt = sentences[i + 1] if i + 1 < len(sentences) else None
     if (
         nxt is not None
@@ -1405,11 +1405,11 @@ def _list_pointed_at(
         and nxt.item < 0
         and "\n\n" not in source.text[first.end : nxt.start]
     ):
-        after.append(nxt)  # "The first file found is used."
-    shown = f"{'; '.join(shown_items)}. {plain(source.text[first.start : after[-1].end])}"
+        tail.append(nxt)  # "The first file found is used."
+    shown = f"{'; '.join(shown_items)}. {plain(source.text[first.start : tail[-1].end])}"
     # (the sentence is what the list is about: first among the members, as a lead-in is)
-    members = [*(s.text for s in after), *(s.text for head in heads for s in head)]
-    quote = source.text[items[0][0].start : after[-1].end]
+    members = [*(s.text for s in tail), *(s.text for head in heads for s in head)]
+    quote = source.text[items[0][0].start : tail[-1].end]
     return [Passage(source, members, quote, shown, start, is_list=True)]
 
 
