@@ -31,15 +31,28 @@ async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> 
         claims = await ctx.engine.extract_claims(plan, sources)
         verdicts = await ctx.engine.verify(claims, sources)
         by_id = {c.id: c for c in claims}
+        before = _said_before(state)
+        repeated = 0
         for verdict in verdicts:
             claim = by_id.get(verdict.claim_id)
+            label = verdict_label(verdict.verdict, verdict.confidence)
+            # A refinement round checks the earlier claims again: the trace says only what is
+            # new or changed, then how many stand as before (new users read every line twice).
+            if claim is not None and before.get(claim.text) == label:
+                repeated += 1
+                continue
             span.emit(
                 "verdict",
-                f"{verdict_label(verdict.verdict, verdict.confidence)}: "
-                f"{claim.text[:120] if claim else verdict.claim_id}",
+                f"{label}: {claim.text[:120] if claim else verdict.claim_id}",
                 claim_id=verdict.claim_id,
                 verdict=verdict.verdict,
                 confidence=verdict.confidence,
+            )
+        if repeated:
+            span.emit(
+                "info",
+                f"{repeated} claim{'s' if repeated > 1 else ''} checked as in the round before",
+                unchanged=repeated,
             )
     return {
         "claims": [c.model_dump(mode="json") for c in claims],
@@ -47,4 +60,14 @@ async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> 
         "status": "checked",
         "errors": take_fallbacks(ctx.engine),
         "agent_trace": span.trace(),
+    }
+
+
+def _said_before(state: AgentState) -> dict[str, str]:
+    """The earlier round's verdicts as the trace showed them, by claim text."""
+    texts = {c.get("id"): c.get("text") for c in state.get("claims") or []}
+    return {
+        texts[v["claim_id"]]: verdict_label(v.get("verdict", ""), float(v.get("confidence", 0.0)))
+        for v in state.get("verification_results") or []
+        if texts.get(v.get("claim_id"))
     }

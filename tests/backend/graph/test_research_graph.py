@@ -113,6 +113,21 @@ async def test_every_source_carries_its_quality_breakdown_and_every_claim_a_verd
         assert not event["message"].startswith("unverifiable (0.00)")
 
 
+async def test_a_second_round_shows_only_the_verdicts_that_are_new_or_changed(
+    store_settings: Settings, engine: OfflineEngine
+) -> None:
+    result = await research(store_settings, engine)
+    rounds = [
+        e for e in result["trace"] if e["node"] == "fact_checker" and e["kind"] == "node_start"
+    ]
+    assert len(rounds) >= 2  # the comparison is refined once
+    said = [e["message"] for e in result["trace"] if e["kind"] == "verdict"]
+    assert said and len(said) == len(set(said))
+    as_before = [e for e in result["trace"] if "checked as in the round before" in e["message"]]
+    assert as_before and all(e["node"] == "fact_checker" for e in as_before)
+    assert all(e["data"]["unchanged"] >= 1 for e in as_before)
+
+
 async def test_the_trace_shows_each_agent_in_order_with_tool_calls(
     store_settings: Settings, engine: OfflineEngine
 ) -> None:
