@@ -65,9 +65,13 @@ async def fact_checker(state: AgentState, runtime: Runtime[ResearchContext]) -> 
 
 def _said_before(state: AgentState) -> dict[str, str]:
     """The earlier round's verdicts as the trace showed them, by claim text."""
-    texts = {c.get("id"): c.get("text") for c in state.get("claims") or []}
+    texts: dict[str, str] = {
+        str(c.get("id")): str(c.get("text")) for c in state.get("claims") or [] if c.get("text")
+    }
     return {
-        texts[v["claim_id"]]: verdict_label(v.get("verdict", ""), float(v.get("confidence", 0.0)))
+        texts[str(v.get("claim_id"))]: verdict_label(
+            str(v.get("verdict", "")), float(v.get("confidence", 0.0))
+        )
         for v in state.get("verification_results") or []
-        if texts.get(v.get("claim_id"))
+        if str(v.get("claim_id")) in texts
     }
