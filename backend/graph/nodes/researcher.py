@@ -18,6 +18,18 @@ from backend.mcp_client.session import ServerUnavailable, ToolCallError
 from backend.reasoning.models import Source, SubQuery
 
 SHOWN_QUERY = 70  # characters of a search shown in the trace
+SHOWN_TAIL = 24  # of them, the most kept from its end
+
+
+def shown_query(text: str) -> str:
+    """A search as the trace shows it: whole, or its start and its last words (a refinement
+    adds words at the end of the question: cut there, it read as the same search again)."""
+    if len(text) <= SHOWN_QUERY:
+        return text
+    tail = text[-SHOWN_TAIL:]
+    tail = tail.split(" ", 1)[1] if " " in tail else tail
+    head = text[: SHOWN_QUERY - len(tail) - 2].rstrip()
+    return f"{head}… {tail}"
 
 
 def _found_line(added: int) -> str:
@@ -56,7 +68,7 @@ async def _one_call(
         elif record.get("retried"):
             outcome += " (on a second try)"
     # (the search by its words: "for q1" read as the asker's own question numbers)
-    asked = sq.text if len(sq.text) <= SHOWN_QUERY else f"{sq.text[: SHOWN_QUERY - 1].rstrip()}…"
+    asked = shown_query(sq.text)
     span.emit(
         "tool_call",
         f'{server}.{tool} "{asked}": {outcome}',

@@ -14,6 +14,7 @@ import pytest
 from backend.config import Settings
 from backend.graph.context import ResearchContext
 from backend.graph.nodes.fact_checker import UNCHECKED
+from backend.graph.nodes.researcher import SHOWN_QUERY, shown_query
 from backend.graph.run import run_research
 from backend.mcp_client import MCPHub
 from backend.reasoning.llm.engine import LLMEngine
@@ -324,3 +325,13 @@ async def test_an_answered_question_says_it_was_found(
     )
     assert result["answer_found"] is True
     assert "1989" in result["answer"]
+
+
+def test_a_long_search_is_shown_by_its_start_and_its_last_words() -> None:
+    question = "Where can I inspect the fields that SQLAlchemyAutoSchema generated for my model?"
+    refined = shown_query(f"{question} class author name")
+    # (a refinement adds words at the end: cut there, it read as the same search again)
+    assert refined.endswith("… class author name") and refined.startswith(question[:40])
+    assert len(refined) <= SHOWN_QUERY
+    assert shown_query(question) != refined
+    assert shown_query("How are sources scored?") == "How are sources scored?"
