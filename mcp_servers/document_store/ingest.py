@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from marsa_common.fences import step as fence_step
 from marsa_common.files import (
@@ -341,7 +341,33 @@ def _load_docx(data: bytes, name: str, source: str) -> list[Document]:
 
 
 def _load_text(data: bytes, name: str, source: str) -> list[Document]:
-    return [Document(title=Path(name).stem, content=_decode(data, name), source=source)]
+    text = _decode(data, name)
+    if looks_like_rst(text):  # lxml, docutils and zope ship their docs as .txt
+        return _load_rst(data, name, source)
+    return [Document(title=Path(name).stem, content=text, source=source)]
+
+
+# reStructuredText's marks: a title over- or underlined with one punctuation character, a
+# directive ("..  sourcecode:: pycon"), a literal block's "::", an inline literal (``x``)
+_RST_UNDERLINE: Final = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
+_RST_DIRECTIVE: Final = re.compile(r"^\.\.\s+[\w:-]+::", re.M)
+_RST_LITERAL: Final = re.compile(r"::\s*$|``[^`\n]+``", re.M)
+
+
+def looks_like_rst(text: str) -> bool:
+    """Is a text file written in reStructuredText: a title underlined to its length, and a
+    directive, a literal block or inline literals? (Plain notes underline a title too.)"""
+    lines = text.splitlines()
+    titled = any(
+        _RST_UNDERLINE.match(line)
+        and (title := lines[i - 1].strip())
+        and not _RST_UNDERLINE.match(title)
+        and len(title) <= len(line.strip())
+        for i, line in enumerate(lines[1:], 1)
+    )
+    return titled and (
+        _RST_DIRECTIVE.search(text) is not None or len(_RST_LITERAL.findall(text)) >= 2
+    )
 
 
 def _load_html(data: bytes, name: str, source: str) -> list[Document]:

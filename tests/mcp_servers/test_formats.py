@@ -145,6 +145,28 @@ def test_rst_section_titles_become_markdown_headings_and_sections() -> None:
     assert "### Ebb" in doc.content
 
 
+def test_a_text_file_written_in_rst_is_read_as_rst() -> None:
+    # lxml 6.2's doc/FAQ.txt: read as plain text, its headings were lost and its code ran
+    # into the prose ("XMLParser ( remove_blank_text = True ) >>> tree = …")
+    faq = (
+        b"==========\nlxml FAQ\n==========\n\n.. contents::\n\n"
+        b"Why doesn't the ``pretty_print`` option reformat my XML output?\n"
+        b"----------------------------------------------------------------\n\n"
+        b"A good way is the ``remove_blank_text`` option::\n\n"
+        b"    >>> parser = etree.XMLParser(remove_blank_text=True)\n\n"
+        b"This will allow the parser to drop blank text nodes.\n"
+    )
+    (doc,) = load_bytes(faq, "FAQ.txt")
+    assert doc.title == "lxml FAQ"
+    sections = [c.section for c in chunk_text(doc.content)]
+    assert "Why doesn't the `pretty_print` option reformat my XML output?" in sections
+    assert "```" in doc.content and "``" not in doc.content.replace("```", "")
+    # … and plain notes under an underlined title stay as written
+    notes = b"Notes\n=====\n\nBring the ``key``.\nThe door sticks.\n"
+    (plain_doc,) = load_bytes(notes, "notes.txt")
+    assert plain_doc.title == "notes" and plain_doc.content == notes.decode()
+
+
 def test_rst_section_numbers_of_sectnum_are_not_part_of_the_titles() -> None:
     # docutils' docs/user/config.rst (`.. sectnum::`): "1.4.12 font size" was a source's
     # title and an answer's label
