@@ -80,6 +80,7 @@ from backend.reasoning.offline.direction import (
     ratio_null,
 )
 from backend.reasoning.offline.embedding import SentenceVectors
+from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.polarity import has_negation, polarity
 from backend.reasoning.offline.signals import Signal, same_subject, spelled_out
 from backend.reasoning.offline.text import content_stems
@@ -98,6 +99,7 @@ CONTRA_WEIGHT: Final = 2.0
 PER_SOURCE: Final = 3
 SMOOTHING: Final = 0.5
 KEEP: Final = 3  # evidence items kept per stance
+COPY_WORDS: Final = 6  # a sentence this long found word for word elsewhere is a copy of it
 # A study's stated aim is a question, not a finding: "The aim of this study was to …", "Our
 # objective is …", "We aimed to …". Only the research form: "the goal of the middleware is to
 # compress responses" is a statement.
@@ -261,17 +263,27 @@ def _verify(
     sims: np.ndarray,
 ) -> Verdict:
     readings: list[_Reading] = []
+    said = _wording(claim.text)
     for source in _independent(claim, sources):
         ranked = sorted(by_source.get(source.id, []), key=lambda c: (-sims[c.index], c.index))
         for cand in ranked[:PER_SOURCE]:
             similarity = float(sims[cand.index])
             if similarity < RELEVANT:
                 continue
+            if len(said.split()) >= COPY_WORDS and _wording(cand.text) == said:
+                # The same sentence word for word is the text copied (lxml's FAQ.txt and
+                # html/FAQ.html, a page and its excerpt), not a second witness to it.
+                continue
             label, signals = stance(claim.text, cand.text, similarity)
             if label == "contradicts" and similarity < CONTRA_RELEVANT:
                 label, signals = "neutral", []
             readings.append(_Reading(source, cand.text, similarity, label, signals))
     return _decide(claim, readings)
+
+
+def _wording(text: str) -> str:
+    """A sentence's words as a reader sees them, without markup, case or punctuation."""
+    return " ".join(re.findall(r"\w+", plain(text).lower()))
 
 
 def _strongest(readings: list[_Reading], label: Stance) -> list[_Reading]:

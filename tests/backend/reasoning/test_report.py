@@ -153,8 +153,10 @@ async def test_the_one_statement_a_second_source_does_not_confirm_is_marked(
         source(
             "S2",
             "Tower guide",
-            "The Eiffel Tower was completed in 1889 in Paris. The Eiffel Tower is 330 metres "
-            "tall. The Eiffel Tower has a restaurant called Le Jules Verne on its second floor.",
+            # (in its own words: the same sentence word for word would be a copy, no witness)
+            "In Paris, the Eiffel Tower was completed in the year 1889. The Eiffel Tower is 330 "
+            "metres tall, antennas included. The Eiffel Tower has a restaurant called Le Jules "
+            "Verne on its second floor.",
         ),
     ]
     _, report = await _run(engine, "When was the Eiffel Tower completed?", sources)

@@ -26,6 +26,21 @@ async def test_a_claim_another_source_agrees_with_is_supported(engine: OfflineEn
     assert [(e.source_id, e.stance) for e in verdict.evidence] == [("S2", "supports")]
 
 
+async def test_the_same_sentence_word_for_word_in_another_document_is_no_second_witness(
+    engine: OfflineEngine,
+) -> None:
+    # (lxml ships its docs as FAQ.txt and html/FAQ.html: each "confirmed" the other)
+    claim = "Since lxml 2.2.1, you can disable these limits with the huge_tree parser option."
+    verdict = await _check(engine, claim, f"**{claim.replace('huge_tree', '`huge_tree`')}**")
+    assert verdict.verdict == "unverifiable" and not verdict.evidence
+    reworded = await _check(
+        engine,
+        claim,
+        "Since lxml 2.2.1 you can switch off these limits with the huge_tree option of the parser.",
+    )
+    assert reworded.verdict == "supported"
+
+
 async def test_a_negated_statement_contradicts(engine: OfflineEngine) -> None:
     verdict = await _check(
         engine,
