@@ -630,7 +630,8 @@ def is_standalone(text: str, query: str, min_words: int = 3) -> bool:
     terms = key_terms(query)
     if terms and not set(key_terms(text)) & set(terms):
         return False
-    return bool(_names(text, query)) or len(tokens) >= min_words
+    # (a command-line flag is a name: "--force-venv-backend")
+    return bool(_names(text, query)) or bool(_FLAG.fullmatch(text)) or len(tokens) >= min_words
 
 
 # --- hops ------------------------------------------------------------------------------------

@@ -93,6 +93,12 @@ SHAPES: list[tuple[str, QuestionKind, Expected]] = [
             [a.split()[:2] for a in added] == [["--wait", "watchmedo"], ["--drop", "watchmedo"]]
         ),
     ),
+    # (a flag alone is a name that stands alone as a search: nox's backends)
+    (
+        "What is the difference between --default-venv-backend and --force-venv-backend?",
+        "comparison",
+        ["--default-venv-backend", "--force-venv-backend"],
+    ),
     # (sides ending in one word's two forms are parallel: dateutil's relativedelta)
     (
         "In relativedelta, what is the difference between passing singular arguments like "
@@ -433,7 +439,8 @@ def test_no_added_sub_query_is_a_date_or_a_fragment(question: str) -> None:
     plan = plan_question(question, ["docs"])
     for sq in plan.sub_queries[1:]:
         tokens = sq.text.split()
-        assert len(tokens) >= 2 or sq.text.endswith("()"), sq.text
+        # (a call or a long flag is a name searched alone: "Client.send()", "--force-python")
+        assert len(tokens) >= 2 or sq.text.endswith("()") or sq.text.startswith("--"), sq.text
         assert not all(_DATE_OR_NUMBER.fullmatch(t.strip("?,.")) for t in tokens), sq.text
         assert set(key_terms(sq.text)) & set(key_terms(question)), sq.text
 
