@@ -340,7 +340,10 @@ def _comparing_passage(
             return choice, True  # "Same as Mode 3 … but the closing parenthesis is indented."
         said = [t for t in choice.passage.sentences if not _SENDS_ELSEWHERE.match(plain(t))]
         text = " ".join(said)
-        if not said or not all(mentions(text, e) for e in plan.entities):
+        if not said or not all(
+            mentions(text, e) or _member_named(text, e, [o for o in plan.entities if o != e])
+            for e in plan.entities
+        ):
             continue
         close = choice.score >= COMPARING_SHARE * pick.best.score
         if (close and _CONTRAST.search(text)) or _STATED_DIFFERENCE.search(text):
@@ -411,9 +414,11 @@ def _passage_per_part(
         asked = analyse(sq.text)
         if purpose == "entity: ":
             side = sq.purpose.removeprefix(purpose)
-            named = [s for s in sources if mentions(s.text, side) or _member_named(s.text, side)]
-            pick = choose(asked, view, named, vectors, sources) if named else None
             others = [e for e in plan.entities if e != side]
+            named = [
+                s for s in sources if mentions(s.text, side) or _member_named(s.text, side, others)
+            ]
+            pick = choose(asked, view, named, vectors, sources) if named else None
             best = _naming(pick, side, parts, others) if pick else None
             if pick is not None and best is not None:
                 sides.append((side, pick, best))
@@ -876,7 +881,7 @@ def _naming(
         # What a reader sees names it: "…and [exceptions](format_exc_info)" does not; a
         # sentence shown for another side is not shown again.
         if not any(_overlaps(c.passage, t) for t in taken)
-        and (_names(c.passage.text, side) or _headed_by(c.passage, side))
+        and (_names(c.passage.text, side, others) or _headed_by(c.passage, side))
     ]
     if not named:
         return None
@@ -886,6 +891,17 @@ def _naming(
     said = [c for c in named if not _LABELLED_CODE.match(plain(c.passage.quote))]
     if said and said[0] is not named[0] and said[0].score >= SUBJECT_SHARE * named[0].score:
         named = said + [c for c in named if c not in said]
+    # "`nox.options.force_venv_backend` is equivalent to specifying -fb or
+    # --force-venv-backend." says how else the thing is written, not what it does: a passage
+    # that says more of it, scored close, speaks for it ("… force the backend used by all
+    # sessions … by using `-fb <backend>` or `--force-venv-backend <backend>`").
+    telling = [c for c in named if not _only_spelled(c.passage)]
+    if (
+        telling
+        and telling[0] is not named[0]
+        and telling[0].score >= SUBJECT_SHARE * named[0].score
+    ):
+        named = telling + [c for c in named if c not in telling]
     # "there are two backends the reloader supports: `stat` and `watchdog`" lists the sides
     # and says nothing of one: a passage that does not only list them speaks for it.
     apart = [c for c in named if not _lists_sides(c.passage.text, side, others or [])]
@@ -909,12 +925,34 @@ def _naming(
         for c in named
         if c.score >= SUBJECT_SHARE * chosen.score
         and (_is_subject(c.passage.quote, side, others) or _headed_by(c.passage, side))
-        and not any(_names(c.passage.text, o) for o in others or [])
+        and not any(
+            _names(c.passage.text, o, [side, *(x for x in others or [] if x != o)])
+            for o in others or []
+        )
     )
     return next(subject, chosen)
 
 
 _LABELLED_CODE: Final = re.compile(r"^\W*[A-Za-z][\w ]{0,30}:\s*`[^`]+`\W*$")
+
+# A sentence saying only how else a thing is written or set: "`x` is equivalent to specifying
+# `-db`", "… is an alias for …", "use the `--force-python` shorthand", "You can also set this
+# option in the Noxfile with `nox.options.x`.", "The `func` parameter … was renamed to …"
+_SPELLED: Final = re.compile(
+    r"\b(?:is|are)\s+(?:equivalent|identical)\s+to\s+(?:specifying|passing|using|setting|writing)\b"
+    r"|\b(?:is|are)\s+(?:an?\s+|the\s+)?(?:alias(?:es)?|synonyms?|shorthands?)\s+(?:for|of|to)\b"
+    r"|\bshorthand\b[^.]{0,20}:?\s*$"
+    r"|\bcan\s+also\s+(?:set|specify|pass|configure|give)\s+(?:this|it|them|these)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:also\s+)?renamed\b",
+    re.I,
+)
+
+
+def _only_spelled(passage: Passage) -> bool:
+    """Does every sentence of the passage say only how else the thing is written or set?"""
+    return bool(passage.sentences) and all(
+        _SPELLED.search(plain(sentence)) for sentence in passage.sentences
+    )
 
 
 def _headed_by(passage: Passage, side: str) -> bool:
@@ -969,25 +1007,37 @@ def _is_about(title: str, side: str) -> bool:
     return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip().lower() == side.strip().lower()
 
 
-def _names(text: str, side: str) -> bool:
+def _names(text: str, side: str, others: list[str] | None = None) -> bool:
     if " " in side.strip():
         return mentions(text, side)
     return re.search(
         rf"(?<![\w]){re.escape(side.strip())}(?![\w])", text
-    ) is not None or _member_named(text, side)
+    ) is not None or _member_named(text, side, others)
 
 
 # A method called on an object the asker named: "db.atomic()", "client.send()"
 _MEMBER_CALL: Final = re.compile(r"`?[a-z_]\w*\.(?P<member>[A-Za-z_]\w*)\(\)`?")
+# A member reached through its module: "fields.Method", "structlog.twisted.JSONRenderer"
+_MODULE_MEMBER: Final = re.compile(r"`?[a-z_]\w*(?:\.[A-Za-z_]\w*)*\.(?P<member>[A-Za-z_]\w*)`?")
 
 
-def _member_named(text: str, side: str) -> bool:
+def _member_named(text: str, side: str, others: list[str] | None = None) -> bool:
     """Is a side written as a call on the asker's object ("db.transaction()") named by its
     member as code ("the `transaction` context manager", "`Database.transaction()`")? As a
-    plain word ("a transaction") it is not."""
+    plain word ("a transaction") it is not. So is a member reached through its module
+    ("fields.Method": "A `Method` field …"), when no other side is that member of another
+    module ("to_thread.run_sync" and "to_process.run_sync" are both `run_sync`)."""
     call = _MEMBER_CALL.fullmatch(side.strip())
     if call is None:
-        return False
+        through = _MODULE_MEMBER.fullmatch(side.strip())
+        if through is None or any(
+            (m := _MODULE_MEMBER.fullmatch(o.strip())) is not None
+            and m["member"].lower() == through["member"].lower()
+            for o in others or []
+        ):
+            return False
+        member = re.escape(through["member"])
+        return re.search(rf"`(?:[\w.]*\.)?{member}`", text) is not None
     member = re.escape(call["member"])
     return (
         re.search(rf"`(?:[\w.]*\.)?{member}(?:\(\))?`|\.{member}\(|(?<![\w.]){member}\(\)", text)

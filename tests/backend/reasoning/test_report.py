@@ -1814,6 +1814,86 @@ async def test_a_thing_said_to_be_the_same_as_the_other_but_for_a_difference_ans
     assert report.answer_found
 
 
+async def test_a_side_named_by_its_module_is_answered_by_what_its_own_class_does(
+    engine: OfflineEngine,
+) -> None:
+    """marshmallow's docs say "A `Method` field will serialize …": no sentence but a renamed
+    parameter's names "fields.Method", and that was shown for the comparison."""
+    fields = sectioned(
+        "S1",
+        "Custom fields",
+        [
+            (
+                "Method fields",
+                "A `Method` field will serialize to the value returned by a method of the "
+                "Schema. The method must take an `obj` parameter which is the object to be "
+                "serialized.",
+            ),
+            (
+                "Function fields",
+                "A `Function` field will serialize the value of a function that is passed "
+                "directly to it. Like a `Method` field, the function must take a single "
+                "argument `obj`.",
+            ),
+        ],
+    )
+    upgrading = source(
+        "S2",
+        "Upgrading to newer releases",
+        "The `func` parameter of `fields.Function` was renamed to `serialize`. Similarly, the "
+        "`method_name` of `fields.Method` was also renamed to `serialize`.",
+    )
+    plan, report = await _run(
+        engine,
+        "How do fields.Method and fields.Function differ when I compute an output value?",
+        [fields, upgrading],
+    )
+    assert plan.kind == "comparison"
+    assert "a method of the Schema" in report.answer
+    assert "passed directly" in report.answer
+    assert "renamed" not in report.answer
+
+
+async def test_a_side_is_answered_by_what_it_does_not_by_how_else_it_is_spelled(
+    engine: OfflineEngine,
+) -> None:
+    """nox's config page: "`nox.options.force_venv_backend` is equivalent to specifying -fb or
+    --force-venv-backend." answered for --force-venv-backend; its usage page says what it
+    does."""
+    usage = source(
+        "S1",
+        "Command-line usage",
+        "By default Nox uses `virtualenv` as the virtual environment backend for the sessions. "
+        "You can change the default behaviour by using `-db <backend>` or "
+        "`--default-venv-backend <backend>`. Note that using this option does not change the "
+        "backend for sessions where `venv_backend` is explicitly set.\n\n"
+        "You might wish to get a quick way to execute the same tasks but on a different venv "
+        "backend. For this purpose, you can temporarily force the backend used by all sessions "
+        "in the current Nox execution by using `-fb <backend>` or "
+        "`--force-venv-backend <backend>`. No exceptions are made, the backend will be forced "
+        "for all sessions run whatever the other options values and Noxfile configuration.\n\n"
+        "You can also set this option in the Noxfile with `nox.options.force_venv_backend`.",
+    )
+    config = source(
+        "S2",
+        "Configuration & API",
+        "The following options can be specified in the Noxfile:\n\n"
+        "- `nox.options.default_venv_backend` is equivalent to specifying -db or "
+        "--default-venv-backend.\n"
+        "- `nox.options.force_venv_backend` is equivalent to specifying -fb or "
+        "--force-venv-backend.\n",
+    )
+    plan, report = await _run(
+        engine,
+        "What is the difference between --default-venv-backend and --force-venv-backend?",
+        [usage, config],
+    )
+    assert plan.kind == "comparison"
+    forced = report.answer.split("--force-venv-backend:", 1)[-1]
+    assert "used by all sessions" in forced
+    assert "equivalent to specifying" not in forced
+
+
 async def test_a_thing_said_to_differ_only_in_what_not_how_states_no_difference(
     engine: OfflineEngine,
 ) -> None:
