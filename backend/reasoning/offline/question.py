@@ -286,6 +286,10 @@ _CUES: Final[dict[str, re.Pattern[str]]] = {
         r"|\b(?:in|into|at|under|inside)\s+`[^`]*[/\\][^`]*`"
         r"|\b(?:in|into|at|under|inside)\s+(?:the\s+|a\s+|your\s+|its\s+)?(?:[\w`./'-]+\s+){0,2}"
         r"(?:directory|folder|path)\b"
+        # an object's member it is kept in: "Generated fields are added to a `Schema's`
+        # `_declared_fields` attribute."
+        r"|\b(?:in|into|to|on|under)\s+(?:the\s+|a\s+|an\s+|its\s+|your\s+)?(?:[\w`.'-]+\s+){0,2}"
+        r"(?:attribute|property|registry)\b"
     ),
     "why": re.compile(
         r"\b(?:because|since|so that|in order to|to (?:avoid|prevent|ensure|allow|keep|make)|"
