@@ -1699,6 +1699,8 @@ def _leans_back(passage: Passage) -> bool:
         return True  # "For `Request`, there are four of them: …": of the fields said before
     if not passage.is_list and POINTS_AT_LIST_ABOVE.search(first):
         return True  # "… searched in the order listed above.": read with the list, it answers
+    if _ACTS_ON_IT.match(plain(first)):
+        return True  # "Use this to switch between …": use what is said before
     return bool(opening) and (opening[0] in LEANS_ON_CONTEXT or opening[0] in _LATER_STEP)
 
 
@@ -1708,6 +1710,17 @@ _COUNTS_BACK: Final = re.compile(
     r"^\W*(?:[^\s;:]+\s+){0,4}?(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|"
     r"many|most|all|both|each|either|neither|none|any)\s+of\s+(?:them|these|those)"
     r"|the\s+(?:former|latter|rest|others))\b",
+    re.I,
+)
+
+
+# An instruction on a thing named before: "Use this to switch between loading to a dictionary
+# or to a model instance:", "Set it to `True` when …" (not one that places what follows: "Add
+# this to your .coveragerc file:", "Run this in a terminal:")
+_ACTS_ON_IT: Final = re.compile(
+    r"^\W*(?:use|set|call|pass|enable|disable|apply|combine|change|override)\s+"
+    r"(?:this|that|it|them|these|those)\s*"
+    r"(?:$|[,.:;]|\s(?:to|for|when|if|with|in|on|instead|as|whenever|only|together)\b)",
     re.I,
 )
 
@@ -2116,7 +2129,10 @@ _OVERRIDES: Final = re.compile(
     rf"(?P<a>{_SIDE}?)\s+(?:takes?|has|have|gets?)\s+precedence\s+over\s+(?P<b>{_SIDE})"
     # (not "beats": "celery beat in a Kubernetes pod", "beat joins …")
     rf"|(?P<c>{_SIDE}?)\s+(?:will\s+|would\s+)?(?:overrides?|wins?\s+over|supersedes?)\s+"
-    rf"(?P<d>{_SIDE})",
+    rf"(?P<d>{_SIDE})"
+    # the winner alone: "…, and both are present at application startup time, the environment
+    # variable setting takes precedence."
+    rf"|(?P<e>{_SIDE}?)\s+(?:takes?|has|have|gets?)\s+precedence\b(?!\s+over\b)",
     re.I,
 )
 # (words any side of such a rule may hold)
@@ -2133,7 +2149,7 @@ def _overrides_the_other_way(stated: str, sentence: str) -> bool:
     "stylesheet" entry in the system-wide file.")? Each side is told by the words only it holds."""
     premise = _OVERRIDES.search(plain(stated))
     said = _OVERRIDES.search(plain(sentence))
-    if premise is None or said is None:
+    if premise is None or said is None or premise["e"] is not None:
         return False
 
     def stems(text: str) -> set[str]:
@@ -2141,6 +2157,9 @@ def _overrides_the_other_way(stated: str, sentence: str) -> bool:
 
     winner, loser = (stems(premise["a"] or premise["c"]), stems(premise["b"] or premise["d"]))
     own_winner = winner - loser
+    if said["e"] is not None:  # the winner alone, in the clause that names it
+        said_winner = stems(said["e"].rsplit(",", 1)[-1])
+        return bool((loser - winner) & said_winner) and not own_winner & said_winner
     said_winner, said_loser = (stems(said["a"] or said["c"]), stems(said["b"] or said["d"]))
     return bool(own_winner & said_loser) and not own_winner & said_winner
 

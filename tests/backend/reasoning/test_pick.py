@@ -3572,6 +3572,26 @@ def test_a_condition_on_a_thing_named_before_or_an_otherwise_leans_on_it() -> No
     assert not _leans_back(found["If this page"])  # the text naming itself
 
 
+def test_an_instruction_on_a_thing_named_before_leans_on_it() -> None:
+    """marshmallow-sqlalchemy's recipes, read by a new user: "Use this to switch between
+    loading to a dictionary or to a model instance:" (this: the `load_instance` argument of
+    the sentence before) was the answer on its own."""
+    from backend.reasoning.offline.pick import _leans_back
+
+    text = (
+        "You can override the schema `load_instance` flag by passing in a `load_instance` "
+        "argument when creating the schema instance. Use this to switch between loading to a "
+        "dictionary or to a model instance. Use this option sparingly in tests. Set it to "
+        "`True` when the session is shared. Add this to your `setup.cfg` file:\n\n"
+        "```ini\n[tool]\nload_instance = true\n```"
+    )
+    found = {p.sentences[0][:12]: p for p in passages(source("S1", "Recipes", text))}
+    assert _leans_back(found["Use this to "]) and _leans_back(found["Set it to `T"])
+    assert not _leans_back(found["You can over"])
+    assert not _leans_back(found["Use this opt"])  # "this option" is named, not leant on
+    assert not _leans_back(found["Add this to "])  # what follows it is placed
+
+
 def test_a_passage_counting_what_the_sentence_before_named_leans_on_it() -> None:
     from backend.reasoning.offline.pick import _leans_back
 
@@ -4070,6 +4090,35 @@ async def test_a_premise_on_which_file_wins_is_denied_by_a_sentence_saying_the_o
     agreeing = agreeing.replace("my personal ~/.docutils file;", "the system-wide file;", 1)
     agreeing = agreeing.replace("my personal config win", "the system-wide config win", 1)
     pick = await _pick(engine, agreeing, [source("S1", "Docutils Configuration", text)])
+    assert pick.denial is None
+
+
+async def test_a_why_premise_on_which_setting_wins_is_denied_by_the_winner_named_alone(
+    engine: OfflineEngine,
+) -> None:
+    """pyramid 2.1's environment.rst, read by a new user: "Why does a setting in my .ini file
+    win over the matching PYRAMID_* environment variable …?" was answered with how settings
+    behave; the note says the other side wins without saying "over" what."""
+    text = (
+        "If you started your application this way, your Pyramid application would behave in "
+        "the same manner as if you had placed the respective settings in the `[app:main]` "
+        "section of your application's `.ini` file. Note: Where a configuration file setting "
+        "exists with the same meaning as an environment variable, and both are present at "
+        "application startup time, the environment variable setting takes precedence."
+    )
+    question = (
+        "Why does a setting in my .ini file win over the matching PYRAMID_* environment "
+        "variable when both are set at startup?"
+    )
+    pick = await _pick(engine, question, [source("S1", "Environment Variables", text)])
+    assert pick.denial is not None
+    assert "environment variable setting takes precedence" in pick.denial.passage.quote
+    # … and a premise that agrees with it is not denied
+    agreeing = (
+        "Why does the PYRAMID_* environment variable win over the matching setting in my .ini "
+        "file when both are set at startup?"
+    )
+    pick = await _pick(engine, agreeing, [source("S1", "Environment Variables", text)])
     assert pick.denial is None
 
 
