@@ -221,6 +221,10 @@ def rst_to_markdown(text: str, nested: bool = False) -> RstDocument:
             # Keep the first title a section, so it becomes the `# Title` heading.
             "doctitle_xform": False,
             "sectsubtitle_xform": False,
+            # A directive's body opening with its fields (":param str from_path: …" under
+            # ".. method:: __init__(…)") keeps them: only a document's own opening fields
+            # are its bibliographic ones (date, status).
+            "docinfo_xform": not nested,
             "syntax_highlight": "none",
             "input_encoding": "unicode",
         },

@@ -337,6 +337,23 @@ WRAPPED_FIELD = b"""WebSocketResponse
 """
 
 
+def test_an_objects_fields_opening_its_body_are_kept() -> None:
+    # factory_boy 3.3's orms.rst: the parameters of ImageField's __init__ (its default size
+    # and colour) were read as the body's bibliographic fields and dropped
+    rst = (
+        ".. class:: ImageField\n\n    Custom declarations for ImageField.\n\n"
+        "    .. method:: __init__(self, width=100, color='green')\n\n"
+        "        :param int width: The width of the generated image (default: ``100``)\n"
+        "        :param str color: The color of the generated image (default: ``'green'``)\n"
+    )
+    markdown = rst_to_markdown(rst).markdown
+    assert "Parameter `width` (int): The width of the generated image (default: `100`)" in markdown
+    assert "Parameter `color` (str): The color" in markdown
+    # … while a document's own opening fields are still its date, not text
+    dated = rst_to_markdown(":date: 2024-05-01\n\nTitle\n=====\n\nBody text.\n")
+    assert dated.fields.get("date") == "2024-05-01" and "2024-05-01" not in dated.markdown
+
+
 def test_a_field_wrapped_deeper_than_a_later_block_reads_as_one_sentence() -> None:
     (doc,) = load_bytes(WRAPPED_FIELD, "web_reference.rst")
     assert (
