@@ -1172,8 +1172,11 @@ def _passage_answer(
     seen = shown_for(passage, terms or [], quoted, steps)
     if _says_its_label(lead, seen.text):
         lead = ""  # "outbuf_overflow: outbuf_overflow: A tempfile …" says the name twice
+    # A note's label says nothing in an answer ("Yes: Note: Zstandard support …"); a warning's
+    # still warns.
+    said = _NOTE_LABEL.sub("", seen.text, count=1)
     return Answer(
-        seen.text,
+        said,
         backing,
         block=seen.block,
         unconfirmed=unconfirmed,
@@ -1182,6 +1185,9 @@ def _passage_answer(
         lead=lead,
         basis=basis,
     )
+
+
+_NOTE_LABEL: Final = re.compile(r"^(?:note|tip|hint)\s*:\s+(?=\S)", re.I)
 
 
 def _claim_answer(
