@@ -71,6 +71,7 @@ class _Citations:
         self.sources = {s.id: s for s in sources}
         self.numbers: dict[str, int] = {}
         self.citations: list[Citation] = []
+        self._stems: dict[str, frozenset[str]] = {}
 
     def cite(self, source_id: str, quote: str) -> str:
         source = self.sources.get(source_id)
@@ -101,9 +102,32 @@ class _Citations:
                 quote = own_words[source_id]
             else:
                 quote = self._same_words(source_id, claim.text)
+            if (
+                i > 0
+                and quote is not None
+                and self._only_topic(quote, claim.text, ids[0], source_id)
+            ):
+                quote = None
             if quote is not None:
                 markers.append(self.cite(source_id, quote))
         return in_order(markers)
+
+    def _only_topic(self, quote: str, text: str, *witnesses: str) -> bool:
+        """Does the quote share with the text only words most other sources use too, the
+        run's topic ("CSRF token … request" of every Flask-WTF page), so that it says nothing
+        of what the text says ("The same CSRF token is generated for the lifetime of a
+        request." is not said by "… before checking for the CSRF token.")? Read only when
+        there are other sources to tell the topic by."""
+        others = [self._stems_of(sid) for sid in self.sources if sid not in witnesses]
+        if not others:
+            return False
+        shared = content_stems(text) & content_stems(quote)
+        return all(sum(w in o for o in others) * 2 >= len(others) for w in shared)
+
+    def _stems_of(self, source_id: str) -> frozenset[str]:
+        if source_id not in self._stems:
+            self._stems[source_id] = frozenset(content_stems(self.sources[source_id].text))
+        return self._stems[source_id]
 
     def _same_words(self, source_id: str, text: str) -> str | None:
         """The source's own sentence that says what ``text`` says, if it has one."""

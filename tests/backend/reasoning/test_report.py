@@ -791,7 +791,7 @@ async def test_a_part_whose_premise_the_sources_deny_denies_the_question(
     plan, report = await _run(engine, question, push_sources())
     assert plan.kind == "multi_part"
     assert not report.answer_found
-    assert report.answer.startswith("The sources contradict the question's premise: Note: Server")
+    assert report.answer.startswith("The sources contradict the question's premise: Server Push")
 
 
 def test_a_finding_that_opens_a_chunk_cut_inside_a_sentence_is_left_out() -> None:
@@ -1366,6 +1366,42 @@ def test_parts_run_on_as_one_paragraph_but_a_block_ends_its_own() -> None:
     assert _run_on(["A `x` [1]", "B. [2]"]) == "A `x` [1] B. [2]"
 
 
+def test_a_second_source_sharing_only_the_runs_topic_words_is_not_cited() -> None:
+    """Flask-WTF 1.3's docs, read by a new user: "The same CSRF token is generated for the
+    lifetime of a request. [1][4]": [1] (csrf.rst) only says "… before checking for the CSRF
+    token.", words every page of the run uses."""
+    from backend.reasoning.models import Claim, EvidenceItem, Verdict
+    from backend.reasoning.offline.report import _Citations
+
+    claim_text = "The same CSRF token is generated for the lifetime of a request."
+    witness = (
+        "This also enables you to do some pre-processing on the requests before checking for "
+        "the CSRF token."
+    )
+    sources = [
+        source("S1", "CSRF Protection", f"Any view is protected. {witness}"),
+        source("S2", "Configuration", "Max age of a CSRF token for a request, in seconds."),
+        source("S3", "Quickstart", "Each request renders the form's CSRF token field."),
+        source("S4", "Changes", f"Version 0.9. {claim_text}"),
+    ]
+    claim = Claim(id="C1", text=claim_text, source_ids=["S4"])
+    verdict = Verdict(
+        claim_id="C1",
+        verdict="supported",
+        confidence=0.6,
+        evidence=[EvidenceItem(source_id="S1", quote=witness, stance="supports", weight=0.5)],
+    )
+    registry = _Citations(sources)
+    assert registry.for_claim(claim, verdict) == ["[1]"]
+    assert [c.source_id for c in registry.citations] == ["S4"]
+    # … while one that says what only it and the claim say is cited
+    said = "A CSRF token generated once lasts the lifetime of the request."
+    sources[0] = source("S1", "CSRF Protection", f"Any view is protected. {said}")
+    verdict.evidence[0].quote = said
+    registry = _Citations(sources)
+    assert registry.for_claim(claim, verdict) == ["[1]", "[2]"]
+
+
 def test_a_second_source_says_the_same_only_with_the_same_code_names_and_numbers() -> None:
     from backend.reasoning.offline.report import says_the_same
 
@@ -1892,6 +1928,27 @@ async def test_a_side_is_answered_by_what_it_does_not_by_how_else_it_is_spelled(
     forced = report.answer.split("--force-venv-backend:", 1)[-1]
     assert "used by all sessions" in forced
     assert "equivalent to specifying" not in forced
+
+
+async def test_a_notes_label_is_not_shown_in_the_answer_and_a_warnings_is(
+    engine: OfflineEngine,
+) -> None:
+    """urllib3's "Note: Zstandard support in urllib3 requires …" was shown as "Yes: Note: …"."""
+    doc = source(
+        "S1",
+        "Installation",
+        "Brotli and Zstandard are optional extras. Note: Zstandard support in urllib3 requires "
+        "v0.18.0 or later of the `zstandard` package.\n\nWarning: Disabling certificate "
+        "verification with `cert_reqs='CERT_NONE'` exposes every request to interception.",
+    )
+    _, report = await _run(
+        engine, "Which zstandard package version does urllib3's Zstandard support need?", [doc]
+    )
+    assert "v0.18.0" in report.answer and "Note:" not in report.answer
+    _, report = await _run(
+        engine, "What happens if I disable certificate verification with cert_reqs?", [doc]
+    )
+    assert report.answer.startswith("Warning: Disabling certificate verification")
 
 
 async def test_a_thing_said_to_differ_only_in_what_not_how_states_no_difference(
