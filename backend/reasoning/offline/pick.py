@@ -3037,6 +3037,15 @@ def _denies_what_is_asked(
             continue
         starts = [b.end() for b in _CLAUSE_END.finditer(text[: m.start()])]
         end = _CLAUSE_END.search(text, m.end())
+        # "The class `LazyFunction` does not provide a decorator." denies a decorator, not the
+        # class: what is not provided, offered or taken is what the question must speak of
+        said = text[m.end() : end.start() if end else len(text)]
+        if (
+            _WITHHELD.search(m.group(0))
+            and key_terms(said)
+            and not _holds_any(said, [*terms, *wants])
+        ):
+            continue
         clause = part_stems(text[starts[-1] if starts else 0 : end.start() if end else len(text)])
         # (asked for a kind of thing, "Which environment variable …?", the clause names that
         # kind: "… since they don't provide a clean way to nest configuration keys" denies
@@ -3046,6 +3055,10 @@ def _denies_what_is_asked(
         ):
             return True
     return False
+
+
+# Verbs whose object is what is denied: "does not provide a decorator"
+_WITHHELD: Final = re.compile(r"\b(?:provide[ds]?|offer|include|take|accept|have\s+any)\b", re.I)
 
 
 _TURNS_ON: Final = re.compile(

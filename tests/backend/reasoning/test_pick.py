@@ -4122,6 +4122,20 @@ async def test_a_why_premise_on_which_setting_wins_is_denied_by_the_winner_named
     assert pick.denial is None
 
 
+def test_a_thing_said_not_to_provide_another_denies_only_that_other() -> None:
+    """factory_boy 3.3's reference.rst, read by a new user: "When should I pick LazyFunction
+    over LazyAttribute for a computed field …?" was "contradicted" by "The class
+    `LazyFunction` does not provide a decorator.", of a decorator nobody asked about."""
+    from backend.reasoning.offline.pick import _denies_what_is_asked
+
+    said = "The class `LazyFunction` does not provide a decorator."
+    assert not _denies_what_is_asked(said, ["pick", "lazyfunction", "lazyattribute", "field"])
+    assert _denies_what_is_asked(said, ["apply", "lazyfunction", "decorator", "method"])
+    # (what cannot be, of the thing itself, still denies it)
+    gone = "`LazyFunction` is not supported on Python 2."
+    assert _denies_what_is_asked(gone, ["pick", "lazyfunction", "python"])
+
+
 async def test_the_default_line_of_the_entry_asked_about_answers_a_default(
     engine: OfflineEngine,
 ) -> None:
