@@ -83,7 +83,7 @@ from backend.reasoning.offline.embedding import SentenceVectors
 from backend.reasoning.offline.markup import plain
 from backend.reasoning.offline.polarity import has_negation, polarity
 from backend.reasoning.offline.signals import Signal, same_subject, spelled_out
-from backend.reasoning.offline.text import content_stems
+from backend.reasoning.offline.text import content_stems, normalise
 
 # Reading thresholds. Since support needs a stated change when the claim states one (and
 # an aim is no finding), a looser reading no longer confirms claims on topic alone: on
@@ -263,14 +263,14 @@ def _verify(
     sims: np.ndarray,
 ) -> Verdict:
     readings: list[_Reading] = []
-    said = _wording(claim.text)
+    said = normalise(plain(claim.text))  # its words as a reader sees them
     for source in _independent(claim, sources):
         ranked = sorted(by_source.get(source.id, []), key=lambda c: (-sims[c.index], c.index))
         for cand in ranked[:PER_SOURCE]:
             similarity = float(sims[cand.index])
             if similarity < RELEVANT:
                 continue
-            if len(said.split()) >= COPY_WORDS and _wording(cand.text) == said:
+            if len(said.split()) >= COPY_WORDS and normalise(plain(cand.text)) == said:
                 # The same sentence word for word is the text copied (lxml's FAQ.txt and
                 # html/FAQ.html, a page and its excerpt), not a second witness to it.
                 continue
@@ -279,11 +279,6 @@ def _verify(
                 label, signals = "neutral", []
             readings.append(_Reading(source, cand.text, similarity, label, signals))
     return _decide(claim, readings)
-
-
-def _wording(text: str) -> str:
-    """A sentence's words as a reader sees them, without markup, case or punctuation."""
-    return " ".join(re.findall(r"\w+", plain(text).lower()))
 
 
 def _strongest(readings: list[_Reading], label: Stance) -> list[_Reading]:
